@@ -1,0 +1,96 @@
+"""A claim: the quoted sentence, the statement, its proof, its checks, its expected verdict."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from checks.sources import Quote
+from checks.tolerances import FLOATS
+from checks.verdicts import Verdict
+
+CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)+$")
+IMPLEMENTATIONS = ("numpy", "torch")
+DEVICES = ("cpu", "cuda")
+
+
+@dataclass(frozen=True)
+class Check:
+    """A Hypothesis property run per implementation × device × dtype."""
+
+    name: str
+    test: Callable[..., Any]
+    dtypes: tuple[str, ...]
+    implementations: tuple[str, ...]
+    devices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A measurement that may record findings (a boundary, a counterexample)."""
+
+    name: str
+    measure: Callable[..., Any]
+
+
+@dataclass
+class Claim:
+    """One checkable statement of a document.
+
+    ``expect`` is the verdict this file says the evidence gives; CI fails
+    when the observed verdict differs.
+    """
+
+    id: str
+    title: str
+    statement: str
+    sources: list[Quote]
+    expect: Verdict | str
+    depends: list[str] = field(default_factory=list)
+    out_of_scope: str = ""
+    proofs: list[Callable[..., Any]] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not CLAIM_ID.match(self.id):
+            raise ValueError(f"claim id {self.id!r} must look like 'pe.constant-norm'")
+        self.expect = Verdict(self.expect)
+        if not self.sources:
+            raise ValueError(f"claim {self.id} quotes no source sentence")
+
+    def proof(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorate ``def _(p: Proof)``: the symbolic argument."""
+        self.proofs.append(function)
+        return function
+
+    def check(
+        self,
+        dtypes: tuple[str, ...] = FLOATS,
+        implementations: tuple[str, ...] = IMPLEMENTATIONS,
+        devices: tuple[str, ...] = DEVICES,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorate a ``@given`` test ``def _(t, ...)`` run on every device and dtype."""
+
+        def register(test: Callable[..., Any]) -> Callable[..., Any]:
+            if not hasattr(test, "hypothesis"):
+                raise TypeError(f"{self.id}: a check must be decorated with @given first")
+            self.checks.append(Check(_name(test, len(self.checks)), test, dtypes, implementations, devices))
+            return test
+
+        return register
+
+    def probe(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorate ``def _(r: ProbeRecord)``: a measurement that records findings."""
+        self.probes.append(Probe(_name(function, len(self.probes)), function))
+        return function
+
+
+def _name(function: Callable[..., Any], index: int) -> str:
+    name = function.__name__
+    doc = (function.__doc__ or "").strip().splitlines()
+    if name == "_" and doc:
+        return doc[0]
+    return name if name != "_" else f"#{index + 1}"

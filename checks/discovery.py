@@ -1,0 +1,34 @@
+"""Find claim files and load the claims they declare; no registry to edit."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from checks.claim import Claim
+
+CLAIMS_DIR = Path(__file__).resolve().parent.parent / "claims"
+
+
+def claim_files(directory: Path = CLAIMS_DIR) -> list[Path]:
+    return sorted(p for p in directory.glob("*.py") if not p.name.startswith("_"))
+
+
+def load_claims(path: Path) -> list[Claim]:
+    """Import one claim file in isolation and return the Claim objects it defines."""
+    name = f"claims_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: not an importable Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    claims = [value for value in vars(module).values() if isinstance(value, Claim)]
+    if not claims:
+        raise ValueError(f"{path}: defines no Claim; see README 'Adding a claim'")
+    return claims

@@ -1,0 +1,92 @@
+"""Evaluate one claim: quotes, proof, checks and probes, then the observed verdict."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from checks.claim import Claim
+from checks.harness import Finding, NumericRun, ProbeRecord, run_check
+from checks.symbolic import Proof
+from checks.verdicts import Verdict, observe
+
+
+@dataclass
+class ClaimOutcome:
+    """Everything one evaluation of a claim produced."""
+
+    claim: Claim
+    verdict: Verdict
+    proof: Proof | None = None
+    proof_seconds: float = 0.0
+    runs: list[NumericRun] = field(default_factory=list)
+    probes: list[ProbeRecord] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def findings(self) -> list[Finding]:
+        found = [f for probe in self.probes for f in probe.findings]
+        if self.proof and self.proof.status == "refuted":
+            found.append(
+                Finding("counterexample", "the symbolic decision refutes the identity", self.proof.witness or {})
+            )
+        for run in self.runs:
+            if run.status == "failed":
+                found.append(Finding("counterexample", f"{run.check}: {run.message}", run.counterexample or {}))
+        return found
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == self.claim.expect
+
+
+def evaluate(claim: Claim) -> ClaimOutcome:
+    """Run everything the claim declares; a crash anywhere makes it broken, not refuted."""
+    started = time.perf_counter()
+    outcome = ClaimOutcome(claim, Verdict.BROKEN)
+    _guard(outcome, "sources", lambda: [quote.verify() for quote in claim.sources])
+    if not claim.out_of_scope:
+        _run_proofs(outcome)
+        for check in claim.checks:
+            _guard(outcome, f"check {check.name}", lambda check=check: outcome.runs.extend(run_check(check)))
+        for probe in claim.probes:
+            _guard(outcome, f"probe {probe.name}", lambda probe=probe: _run_probe(outcome, probe))
+    outcome.verdict = observe(
+        crashed=bool(outcome.errors),
+        out_of_scope=bool(claim.out_of_scope),
+        proof_status=outcome.proof.status if outcome.proof else None,
+        run_statuses=[run.status for run in outcome.runs],
+        finding_kinds=[f.kind for f in outcome.findings],
+        probes_ran=bool(outcome.probes),
+    )
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _run_proofs(outcome: ClaimOutcome) -> None:
+    if not outcome.claim.proofs:
+        return
+    proof = Proof()
+    started = time.perf_counter()
+    for function in outcome.claim.proofs:
+        _guard(outcome, f"proof {function.__name__}", lambda function=function: function(proof))
+    outcome.proof_seconds = time.perf_counter() - started
+    outcome.proof = proof
+
+
+def _run_probe(outcome: ClaimOutcome, probe) -> None:
+    record = ProbeRecord(probe.name)
+    started = time.perf_counter()
+    probe.measure(record)
+    record.seconds = time.perf_counter() - started
+    outcome.probes.append(record)
+
+
+def _guard(outcome: ClaimOutcome, what: str, action) -> None:
+    try:
+        action()
+    except Exception as error:
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        outcome.errors.append(f"{what}: {type(error).__name__}: {error} ({where.filename}:{where.lineno})")

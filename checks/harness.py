@@ -1,0 +1,196 @@
+"""Run checks per implementation × device × dtype and record what each run saw."""
+
+from __future__ import annotations
+
+import contextvars
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from checks.backends import BACKENDS, Backend, available_devices
+from checks.claim import Check
+from checks.references import Reference
+from checks.tolerances import Tolerance, tolerance
+
+CURRENT_TRIAL: contextvars.ContextVar[Trial | None] = contextvars.ContextVar("trial", default=None)
+
+
+class VacuousTolerance(RuntimeError):
+    """The tolerance is as wide as the quantity's range: the comparison could not fail."""
+
+
+@dataclass
+class Finding:
+    """A condition the document leaves unstated, or a counterexample to it."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class NumericRun:
+    """What one check saw on one implementation, device and dtype."""
+
+    check: str
+    implementation: str
+    device: str
+    dtype: str
+    status: str = "skipped"
+    examples: int = 0
+    max_error: float = 0.0
+    tolerance: float = 0.0
+    worst_input: dict[str, str] = field(default_factory=dict)
+    counterexample: dict[str, str] | None = None
+    message: str = ""
+    seconds: float = 0.0
+
+
+class Trial:
+    """The ``t`` a check receives: backend, implementation, tolerance, recorder."""
+
+    def __init__(self, run: NumericRun, xp: Backend) -> None:
+        self.run = run
+        self.xp = xp
+        self.impl = Reference(xp)
+        self.device, self.dtype = run.device, run.dtype
+        self.tolerance: Tolerance = tolerance(run.dtype)
+        self._input: dict[str, str] = {}
+        self._worst_ratio = -1.0
+
+    def begin(self, example: dict[str, Any]) -> None:
+        self.run.examples += 1
+        self._input = {name: repr(value) for name, value in example.items()}
+
+    @property
+    def current_input(self) -> dict[str, str]:
+        return dict(self._input)
+
+    def close(
+        self,
+        actual: object,
+        expected: object,
+        *,
+        scale: float = 0.0,
+        bound: float | None = None,
+        label: str = "values",
+    ) -> None:
+        """Assert max |actual − expected| ≤ atol + rtol · max(|expected|, scale).
+
+        ``scale`` is the size of the arguments the computation rounds (an angle);
+        ``bound`` is the range of the compared quantity: a tolerance that wide
+        would make the comparison vacuous, so it raises instead.
+        """
+        got, want = self.xp.to_float64(actual), self.xp.to_float64(expected)
+        if got.shape != want.shape:
+            raise AssertionError(f"{label}: shape {got.shape} != expected {want.shape}")
+        magnitude = max(float(np.max(np.abs(want), initial=0.0)), abs(scale))
+        allowed = self.tolerance.at(magnitude)
+        if bound is not None and allowed >= bound:
+            raise VacuousTolerance(
+                f"{label}: tolerance {allowed:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
+                "narrow the inputs for this dtype (see checks.tolerances.position_limit)"
+            )
+        error = float(np.max(np.abs(got - want), initial=0.0)) if got.size else 0.0
+        error = math.inf if math.isnan(error) else error
+        ratio = error / allowed
+        if ratio > self._worst_ratio:
+            self._worst_ratio = ratio
+            self.run.max_error, self.run.tolerance = error, allowed
+            self.run.worst_input = self.current_input
+        if not error <= allowed:
+            raise AssertionError(
+                f"{label}: max error {error:.3g} > tolerance {allowed:.3g} "
+                f"({self.run.implementation}, {self.device}, {self.dtype}) at {self._input}"
+            )
+
+
+def run_check(check: Check) -> list[NumericRun]:
+    """Every implementation × device × dtype the check names; unsupported ones are skipped."""
+    runs = []
+    for implementation in check.implementations:
+        backend = BACKENDS[implementation]
+        for device in check.devices:
+            for dtype in check.dtypes:
+                run = NumericRun(check.name, implementation, device, dtype)
+                reason = _unavailable(device) or backend.unsupported(device, dtype)
+                if reason:
+                    run.message = reason
+                else:
+                    _execute(check, run, backend(dtype, device))
+                runs.append(run)
+    return runs
+
+
+def _unavailable(device: str) -> str | None:
+    if device not in available_devices():
+        return f"{device} is not available on this machine"
+    return None
+
+
+def _execute(check: Check, run: NumericRun, xp: Backend) -> None:
+    trial = Trial(run, xp)
+    test = check.test
+    inner = test.hypothesis.inner_test
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        trial.begin(kwargs)
+        return inner(*args, **kwargs)
+
+    token = CURRENT_TRIAL.set(trial)
+    test.hypothesis.inner_test = recording
+    started = time.perf_counter()
+    try:
+        test(trial)
+        run.status = "passed"
+    except (AssertionError, ExceptionGroup) as failure:
+        run.status = "error" if _crashed(failure) else "failed"
+        run.counterexample = trial.current_input
+        run.message = _message(failure)
+    except Exception as crash:
+        run.status = "error"
+        run.message = _message(crash)
+    finally:
+        run.seconds = time.perf_counter() - started
+        test.hypothesis.inner_test = inner
+        CURRENT_TRIAL.reset(token)
+
+
+def _crashed(failure: BaseException) -> bool:
+    """A group that holds anything but assertion failures is a crash."""
+    if isinstance(failure, ExceptionGroup):
+        return any(not isinstance(e, AssertionError) or _crashed(e) for e in failure.exceptions)
+    return False
+
+
+def _message(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text[:2000]
+
+
+def current_trial() -> Trial | None:
+    return CURRENT_TRIAL.get()
+
+
+@dataclass
+class ProbeRecord:
+    """The ``r`` a probe receives: it records findings and measurements."""
+
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+    measurements: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def condition(self, text: str, **data: Any) -> None:
+        """The statement needs a condition the document does not state."""
+        self.findings.append(Finding("condition", text, data))
+
+    def counterexample(self, text: str, **data: Any) -> None:
+        """The statement is false as written: here is where."""
+        self.findings.append(Finding("counterexample", text, data))
+
+    def measure(self, key: str, value: Any) -> None:
+        self.measurements[key] = value

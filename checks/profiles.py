@@ -1,0 +1,25 @@
+"""Hypothesis profiles: dev (fast), ci (derandomized, replayable), thorough (10,000 examples)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+PROFILE_ENV = "THEORY_CLAIMS_PROFILE"
+DATABASE = Path(".hypothesis") / "examples"
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
+
+def register_profiles() -> None:
+    """Register the three profiles and load the one the environment names (default dev)."""
+    database = DirectoryBasedExampleDatabase(str(DATABASE))
+    settings.register_profile("dev", max_examples=15, database=database, **_COMMON)
+    # derandomize replays the same examples every run, so a failure replays by
+    # rerunning; Hypothesis forbids a database with it, and print_blob prints
+    # a @reproduce_failure line for any failure.
+    settings.register_profile("ci", max_examples=40, derandomize=True, print_blob=True, **_COMMON)
+    settings.register_profile("thorough", max_examples=10_000, database=database, **_COMMON)
+    settings.load_profile(os.environ.get(PROFILE_ENV, "dev"))

@@ -1,0 +1,6 @@
+"""Symbolic side of a claim: a decision procedure and the proof record."""
+
+from checks.symbolic.decide import Certificate, Decision, Status, Step, decide
+from checks.symbolic.proof import Proof
+
+__all__ = ["Certificate", "Decision", "Proof", "Status", "Step", "decide"]

@@ -1,0 +1,213 @@
+"""Decide lhs = rhs for polynomials in sin/cos of linear angles.
+
+Reduce lhs - rhs modulo the Groebner basis of {s_j^2 + c_j^2 - 1}:
+a zero remainder proves the identity (the quotients are the certificate);
+a nonzero remainder refutes it only once a numeric witness is confirmed
+at high precision; everything else is unknown, never proved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+import sympy as sp
+
+from checks.symbolic.fragment import OutsideFragment, Translation, translate
+from checks.symbolic.witness import find_witness
+
+Status = Literal["proved", "refuted", "unknown"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One displayed step of a proof: a label and a SymPy expression."""
+
+    label: str
+    expr: sp.Basic
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """polynomial = sum(quotient_j * relation_j): re-checkable by expansion."""
+
+    polynomial: sp.Expr
+    relations: tuple[sp.Expr, ...]
+    quotients: tuple[sp.Expr, ...]
+
+    def verify(self) -> bool:
+        if len(self.quotients) != len(self.relations):
+            return False
+        pairs = zip(self.quotients, self.relations, strict=True)
+        combination = sum((q * g for q, g in pairs), sp.Integer(0))
+        return sp.expand(self.polynomial - combination) == 0
+
+
+@dataclass
+class Decision:
+    """The answer of ``decide`` with everything needed to show or re-check it."""
+
+    status: Status
+    lhs: sp.Basic
+    rhs: sp.Basic
+    steps: list[Step] = field(default_factory=list)
+    certificates: list[Certificate] = field(default_factory=list)
+    witness: dict[str, str] | None = None
+    reason: str = ""
+    conditions: list[str] = field(default_factory=list)
+
+
+def decide(lhs: object, rhs: object) -> Decision:
+    """Decide ``lhs == rhs`` (SymPy expressions or matrices of equal shape)."""
+    left, right = as_sympy(lhs), as_sympy(rhs)
+    if isinstance(left, sp.MatrixBase) or isinstance(right, sp.MatrixBase):
+        return _decide_matrix(sp.ImmutableMatrix(left), sp.ImmutableMatrix(right))
+    return _decide_scalar(left, right)
+
+
+def as_sympy(value: object) -> sp.Basic:
+    """Numbers and SymPy objects only: text is never parsed."""
+    if isinstance(value, sp.Basic | sp.MatrixBase):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise TypeError(
+            f"decide() takes SymPy objects or numbers, not {type(value).__name__}: "
+            "build the expression with SymPy symbols instead of text"
+        )
+    if isinstance(value, float):
+        return sp.Float(value)
+    return sp.Rational(value.numerator, value.denominator)
+
+
+def _decide_matrix(lhs: sp.ImmutableMatrix, rhs: sp.ImmutableMatrix) -> Decision:
+    decision = Decision("unknown", lhs, rhs, [Step("statement", sp.Eq(lhs, rhs, evaluate=False))])
+    if lhs.shape != rhs.shape:
+        decision.reason = f"shapes differ: {lhs.shape} and {rhs.shape}"
+        return decision
+    entries = []
+    for (row, col), left in sorted(_entries(lhs).items()):
+        entry = _decide_scalar(left, rhs[row, col])
+        entries.append(entry)
+        if sp.expand(left - rhs[row, col]) != 0:
+            decision.steps += [Step(f"entry ({row}, {col}): {s.label}", s.expr) for s in entry.steps[1:]]
+        decision.certificates += entry.certificates
+        decision.conditions += [c for c in entry.conditions if c not in decision.conditions]
+        if entry.status == "refuted" and decision.witness is None:
+            decision.witness = entry.witness
+            decision.reason = f"entry ({row}, {col}) differs"
+    statuses = {e.status for e in entries}
+    if "refuted" in statuses:
+        decision.status = "refuted"
+    elif statuses == {"proved"}:
+        decision.status = "proved"
+    else:
+        decision.reason = next(e.reason for e in entries if e.status == "unknown")
+    return decision
+
+
+def _entries(matrix: sp.ImmutableMatrix) -> dict[tuple[int, int], sp.Expr]:
+    rows, cols = matrix.shape
+    return {(r, c): matrix[r, c] for r in range(rows) for c in range(cols)}
+
+
+def _decide_scalar(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
+    if lhs.has(sp.Sum) or rhs.has(sp.Sum):
+        return _decide_sums(lhs, rhs)
+    return _decide_polynomial(lhs, rhs)
+
+
+def _decide_sums(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
+    """Sums over one range are decided termwise; a sum-free side is spread evenly."""
+    decision = Decision("unknown", lhs, rhs, [Step("statement", sp.Eq(lhs, rhs, evaluate=False))])
+    limits = _common_limits(lhs, rhs)
+    if limits is None:
+        decision.reason = "only a single Sum per side over one common range is decided"
+        return decision
+    index, low, high = limits
+    count = high - low + 1
+    left, right = (_summand(side, limits, count) for side in (lhs, rhs))
+    if left is None or right is None:
+        decision.reason = "a sum-free side depends on the summation index"
+        return decision
+    termwise = _decide_polynomial(left, right)
+    decision.steps.append(Step(f"termwise over {index} = {low} … {high}", sp.Eq(left, right, evaluate=False)))
+    decision.steps += termwise.steps[1:]
+    decision.certificates = termwise.certificates
+    decision.conditions = termwise.conditions
+    if count.is_integer is not True:
+        decision.conditions.append(f"the number of terms {count} is a whole number")
+    if termwise.status == "proved":
+        decision.status = "proved"
+        return decision
+    decision.witness = find_witness(lhs - rhs)
+    decision.status = "refuted" if decision.witness else "unknown"
+    decision.reason = termwise.reason or "termwise difference is not zero"
+    return decision
+
+
+def _common_limits(lhs: sp.Expr, rhs: sp.Expr) -> tuple | None:
+    sums = [s for s in (lhs, rhs) if isinstance(s, sp.Sum)]
+    if any(s.has(sp.Sum) for s in (lhs, rhs) if not isinstance(s, sp.Sum)):
+        return None
+    if any(len(s.limits) != 1 for s in sums):
+        return None
+    limits = {s.limits[0] for s in sums}
+    if len(limits) != 1:
+        return None
+    return sums[0].limits[0]
+
+
+def _summand(side: sp.Expr, limits: tuple, count: sp.Expr) -> sp.Expr | None:
+    if isinstance(side, sp.Sum):
+        return side.function
+    if side.has(limits[0]):
+        return None
+    return side / count
+
+
+def _decide_polynomial(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
+    difference = lhs - rhs
+    decision = Decision("unknown", lhs, rhs, [Step("statement", sp.Eq(lhs, rhs, evaluate=False))])
+    numerator, denominator = sp.fraction(sp.together(difference))
+    if denominator != 1:
+        decision.conditions.append(f"{sp.sstr(denominator)} ≠ 0")
+        decision.steps.append(Step("numerator of lhs − rhs", numerator))
+    try:
+        translation = translate(numerator)
+    except OutsideFragment as outside:
+        decision.reason = f"outside the decidable fragment: {outside}"
+        return decision
+    for atom in translation.atoms:
+        decision.steps.append(
+            Step("angle atom", sp.Tuple(sp.Eq(atom.sin, sp.sin(atom.angle)), sp.Eq(atom.cos, sp.cos(atom.angle))))
+        )
+    decision.steps.append(Step("lhs − rhs as a polynomial", translation.polynomial))
+    basis, quotients, remainder = _reduce(translation)
+    decision.steps.append(Step("remainder modulo sin² + cos² = 1", remainder))
+    if remainder == 0:
+        certificate = Certificate(translation.polynomial, basis, quotients)
+        if certificate.verify():
+            decision.status = "proved"
+            decision.certificates.append(certificate)
+        else:
+            decision.reason = "the certificate did not re-check by expansion"
+        return decision
+    decision.witness = find_witness(difference)
+    decision.status = "refuted" if decision.witness else "unknown"
+    if not decision.witness:
+        decision.reason = "nonzero remainder but no numeric witness was confirmed"
+    return decision
+
+
+def _reduce(translation: Translation) -> tuple[tuple[sp.Expr, ...], tuple[sp.Expr, ...], sp.Expr]:
+    """(Groebner basis, quotients, remainder) of the polynomial modulo the relations."""
+    polynomial = translation.polynomial
+    if not translation.relations:
+        return (), (), sp.expand(polynomial)
+    generators = translation.generators
+    basis = tuple(sp.groebner(translation.relations, *generators, order="lex").exprs)
+    if polynomial == 0:
+        return basis, (sp.Integer(0),) * len(basis), sp.Integer(0)
+    quotients, remainder = sp.reduced(polynomial, list(basis), *generators, order="lex")
+    return basis, tuple(quotients), sp.expand(remainder)

@@ -1,0 +1,71 @@
+"""The proof record a claim's ``@claim.proof`` function fills in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from checks.symbolic.decide import Decision, Status, Step, decide
+
+
+@dataclass
+class Fact:
+    """A structural fact checked exactly (e.g. "M_k contains no pos")."""
+
+    label: str
+    holds: bool
+
+
+@dataclass
+class Proof:
+    """Steps, decisions and facts of one claim's symbolic argument."""
+
+    steps: list[Step] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+
+    def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
+        """Symbols from space-separated names, e.g. ``p.symbols("pos k", real=True)``."""
+        return tuple(sp.Symbol(name, **assumptions) for name in names.split())
+
+    def reals(self, names: str) -> tuple[sp.Symbol, ...]:
+        return self.symbols(names, real=True)
+
+    def step(self, label: str, expr: sp.Basic) -> None:
+        """A displayed derivation step (shown, not decided)."""
+        self.steps.append(Step(label, expr))
+
+    def decide(self, lhs: object, rhs: object, label: str = "") -> Decision:
+        """Decide lhs = rhs and keep the decision with its steps and certificate."""
+        decision = decide(lhs, rhs)
+        self.decisions.append(decision)
+        title = label or "identity"
+        self.steps.append(Step(f"{title}: {decision.status}", sp.Eq(decision.lhs, decision.rhs, evaluate=False)))
+        self.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
+        for condition in decision.conditions:
+            if condition not in self.conditions:
+                self.conditions.append(condition)
+        return decision
+
+    def free_of(self, expr: sp.Basic, *symbols: sp.Symbol, label: str = "") -> bool:
+        """Record whether ``expr`` contains none of ``symbols``."""
+        holds = not any(expr.has(s) for s in symbols)
+        names = ", ".join(map(str, symbols))
+        self.facts.append(Fact(label or f"free of {names}", holds))
+        self.steps.append(Step(f"{label or 'contains no ' + names}: {holds}", expr))
+        return holds
+
+    @property
+    def status(self) -> Status:
+        """proved only if every decision is proved and every fact holds."""
+        if any(d.status == "refuted" for d in self.decisions) or any(not f.holds for f in self.facts):
+            return "refuted"
+        if self.decisions and all(d.status == "proved" for d in self.decisions):
+            return "proved"
+        return "unknown"
+
+    @property
+    def witness(self) -> dict[str, str] | None:
+        return next((d.witness for d in self.decisions if d.witness), None)

@@ -1,0 +1,49 @@
+"""Per-dtype tolerances, taken from torch.testing.assert_close and scaled by magnitude."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+FLOAT64, FLOAT32, BFLOAT16, FLOAT16 = "float64", "float32", "bfloat16", "float16"
+FLOATS: tuple[str, ...] = (FLOAT64, FLOAT32, BFLOAT16, FLOAT16)
+LOW_PRECISION: tuple[str, ...] = (BFLOAT16, FLOAT16)
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """|actual − expected| ≤ atol + rtol · scale, where scale is the size of the arguments."""
+
+    rtol: float
+    atol: float
+
+    def at(self, scale: float) -> float:
+        return self.atol + self.rtol * abs(scale)
+
+
+TOLERANCES: dict[str, Tolerance] = {
+    FLOAT64: Tolerance(rtol=1e-7, atol=1e-7),
+    FLOAT32: Tolerance(rtol=1.3e-6, atol=1e-5),
+    BFLOAT16: Tolerance(rtol=1.6e-2, atol=1e-5),
+    FLOAT16: Tolerance(rtol=1e-3, atol=1e-5),
+}
+"""Copied from torch.testing's table (tests/test_tolerances.py keeps them equal)."""
+
+MEANINGFUL_FRACTION = 0.25
+"""A bounded quantity checked with a tolerance above this share of its range says nothing."""
+
+
+def tolerance(dtype: str) -> Tolerance:
+    try:
+        return TOLERANCES[dtype]
+    except KeyError:
+        raise ValueError(f"no tolerance for dtype {dtype!r}; known: {sorted(TOLERANCES)}") from None
+
+
+def position_limit(dtype: str) -> int:
+    """Largest power of two p with rtol(dtype) · p ≤ 1/4.
+
+    An angle pos·ω with ω ≤ 1 scales the tolerance of a sin/cos in [−1, 1];
+    beyond this position the scaled tolerance would exceed a quarter of the range.
+    """
+    return 2 ** math.floor(math.log2(MEANINGFUL_FRACTION / tolerance(dtype).rtol))

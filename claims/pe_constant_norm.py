@@ -1,0 +1,63 @@
+"""‖PE(pos)‖ = √(d_model/2) at every position: true for even d_model only."""
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.formulas import d_model, omega, pairs_sum, pos
+from checks.references import Reference
+from checks.strategies import d_models, positions
+
+claim = Claim(
+    id="pe.constant-norm",
+    title="Every PE vector has length √(d_model/2)",
+    statement=(
+        "For every position pos, the sinusoidal vector PE(pos) has Euclidean norm √(d_model/2), "
+        "because each (sin, cos) pair contributes sin² + cos² = 1."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§6 크기는 일정하고, 내적은 거리만 본다",
+            "쌍마다 $\\sin^2 + \\cos^2 = 1$이므로 위치 벡터 전체의 길이는 위치와 상관없이 항상 "
+            "$\\sqrt{d_{model}/2}$입니다.",
+        )
+    ],
+    expect="qualified",
+)
+
+
+@claim.proof
+def _(p):
+    angle = omega() * pos
+    norm_squared = pairs_sum(sp.sin(angle) ** 2 + sp.cos(angle) ** 2)
+    p.decide(norm_squared, d_model / 2, label="‖PE(pos)‖² = d_model/2, termwise over the pairs")
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=positions(), d=d_models(even=True))
+def norm_is_constant(t, pos, d):
+    pe = t.impl.sinusoidal([pos], d)
+    t.close(t.xp.sqrt(t.xp.sum(pe * pe)), np.sqrt(d / 2), label="‖PE(pos)‖")
+
+
+@claim.probe
+def odd_d_model(r):
+    """Odd d_model, with the last column a lone sin as in document 000's code."""
+    reference = Reference(NumpyBackend("float64"))
+    spread = {}
+    for d in (3, 5, 7, 63):
+        norms = np.linalg.norm(reference.sinusoidal(np.arange(2000), d), axis=1)
+        spread[d] = (float(norms.min()), float(norms.max()), float(np.sqrt(d / 2)))
+    r.measure("odd d_model: (min, max, √(d/2)) of ‖PE(pos)‖ over pos < 2000", spread)
+    low, high, target = spread[5]
+    if high - low > 1e-6:
+        r.condition(
+            "d_model must be even: with odd d_model the last sin has no cos partner and "
+            f"‖PE(pos)‖ varies with pos (d_model=5: {low:.4f} … {high:.4f}, never constant √2.5={target:.4f})",
+            d_model=5,
+            min_norm=low,
+            max_norm=high,
+        )

@@ -1,0 +1,7 @@
+"""Claims under claims/ are collected as tests by the theory-claims plugin."""
+
+from checks.profiles import register_profiles
+
+register_profiles()
+
+pytest_plugins = ["checks.plugin", "pytester"]

@@ -1,0 +1,1 @@
+"""The report builder: results files in, a static HTML site out (reports/html/)."""

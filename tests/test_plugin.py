@@ -1,0 +1,126 @@
+"""The pytest plugin: claims become tests, verdicts land in the results file."""
+
+import json
+import textwrap
+
+import pytest
+
+HEADER = textwrap.dedent(
+    """
+    import sympy as sp
+    from hypothesis import given, strategies as st
+    from checks import Claim, Quote
+
+    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+    x = sp.Symbol("x", real=True)
+    """
+)
+
+CLAIM_FILES = {
+    "proved_claim": """
+        claim = Claim(id="demo.proved", title="t", statement="s", sources=[QUOTE], expect="proved")
+
+        @claim.proof
+        def _(p):
+            p.decide(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
+
+        @claim.check(dtypes=("float64", "float32"))
+        @given(v=st.floats(-1, 1))
+        def _(t, v):
+            t.close(t.xp.sin(t.xp.array(v)), __import__("math").sin(v))
+    """,
+    "refuted_claim": """
+        claim = Claim(id="demo.refuted", title="t", statement="s", sources=[QUOTE], expect="refuted")
+
+        @claim.check(dtypes=("float64",), implementations=("numpy",))
+        @given(v=st.floats(0.5, 1))
+        def _(t, v):
+            t.close(t.xp.array(v), 0.0)
+    """,
+    "crashing_claim": """
+        claim = Claim(id="demo.crashing", title="t", statement="s", sources=[QUOTE], expect="proved")
+
+        @claim.check(dtypes=("float64",), implementations=("numpy",))
+        @given(v=st.floats(0, 1))
+        def _(t, v):
+            raise RuntimeError("the check itself is wrong")
+    """,
+    "syntax_error": "claim = Claim(id=",
+    "zz_duplicate_id": """
+        claim = Claim(id="demo.proved", title="t", statement="s", sources=[QUOTE], expect="proved")
+
+        @claim.proof
+        def _(p):
+            p.decide(x, x)
+    """,
+}
+
+
+@pytest.fixture
+def results(pytester):
+    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    claims = pytester.mkdir("claims")
+    for name, body in CLAIM_FILES.items():
+        (claims / f"{name}.py").write_text(HEADER + textwrap.dedent(body))
+    outcome = pytester.runpytest_inprocess("claims", "--results", "out/results.json", "-p", "no:cacheprovider")
+    document = json.loads((pytester.path / "out" / "results.json").read_text())
+    return outcome, {c["id"]: c for c in document["claims"]}, document
+
+
+def test_observed_verdicts(results):
+    _, claims, _ = results
+    assert claims["demo.proved"]["observed"] == "proved"
+    assert claims["demo.refuted"]["observed"] == "refuted"
+    assert claims["demo.crashing"]["observed"] == "broken"
+
+
+def test_a_crash_is_broken_and_the_rest_still_run(results):
+    outcome, claims, _ = results
+    outcome.assert_outcomes(passed=2, failed=3)
+    assert "RuntimeError: the check itself is wrong" in claims["demo.crashing"]["numeric"][0]["message"]
+
+
+def test_bad_files_are_broken_with_their_fault(results):
+    _, claims, _ = results
+    broken = {k: v for k, v in claims.items() if k.startswith("file:")}
+    assert any("syntax_error.py" in k and "SyntaxError" in v["errors"][0] for k, v in broken.items())
+    assert any("zz_duplicate_id.py" in k and "also declared" in v["errors"][0] for k, v in broken.items())
+
+
+def test_runs_record_examples_error_tolerance_and_worst_input(results):
+    _, claims, _ = results
+    runs = claims["demo.proved"]["numeric"]
+    assert {(r["implementation"], r["dtype"]) for r in runs if r["status"] == "passed"} == {
+        ("numpy", "float64"),
+        ("numpy", "float32"),
+        ("torch", "float64"),
+        ("torch", "float32"),
+    }
+    for run in runs:
+        if run["status"] == "passed":
+            assert run["examples"] > 0 and run["tolerance"] > 0 and "v" in run["worst_input"]
+    cuda = [r for r in runs if r["device"] == "cuda"]
+    assert cuda and all(r["status"] in ("skipped", "passed") for r in cuda)
+
+
+def test_refutation_keeps_the_counterexample(results):
+    _, claims, _ = results
+    finding = claims["demo.refuted"]["findings"][0]
+    assert finding["kind"] == "counterexample" and float(finding["data"]["v"]) >= 0.5
+
+
+def test_results_file_has_symbolic_steps_and_environment(results):
+    _, claims, document = results
+    symbolic = claims["demo.proved"]["symbolic"]
+    assert symbolic["status"] == "proved" and symbolic["decisions"][0]["certificates"][0]["verified"]
+    assert all(step["mathml"].startswith("<") for step in symbolic["steps"])
+    assert {"torch", "sympy", "hypothesis", "commit", "date", "hypothesis_profile"} <= document["environment"].keys()
+
+
+def test_k_selects_one_claim(pytester):
+    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    claims = pytester.mkdir("claims")
+    (claims / "proved_claim.py").write_text(HEADER + textwrap.dedent(CLAIM_FILES["proved_claim"]))
+    (claims / "refuted_claim.py").write_text(HEADER + textwrap.dedent(CLAIM_FILES["refuted_claim"]))
+    outcome = pytester.runpytest_inprocess("claims", "-k", "demo.refuted", "--results", "r.json")
+    outcome.assert_outcomes(passed=1, deselected=1)
