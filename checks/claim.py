@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from checks.sources import Quote
@@ -53,6 +54,9 @@ class Claim:
     proofs: list[Callable[..., Any]] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
+    derivation: Callable[..., Any] | None = None
+    origin: Path | None = None
+    """The file that declared the claim (set when it is loaded)."""
 
     def __post_init__(self) -> None:
         if not CLAIM_ID.match(self.id):
@@ -85,6 +89,17 @@ class Claim:
     def probe(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """Decorate ``def _(r: ProbeRecord)``: a measurement that records findings."""
         self.probes.append(Probe(_name(function, len(self.probes)), function))
+        return function
+
+    def derive(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorate ``def _(r, verdicts) -> verdict``: a verdict taken from the claims in ``depends``.
+
+        ``verdicts`` maps each id in ``depends`` to its observed Verdict; ``r`` records
+        findings and measurements as in a probe.
+        """
+        if not self.depends:
+            raise ValueError(f"{self.id}: a derived claim must name the claims it depends on")
+        self.derivation = function
         return function
 
 

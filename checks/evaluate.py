@@ -7,6 +7,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from checks.claim import Claim
+from checks.discovery import CLAIMS_DIR, find_claim
 from checks.harness import Finding, NumericRun, ProbeRecord, run_check
 from checks.symbolic import Proof
 from checks.verdicts import Verdict, observe
@@ -53,6 +54,7 @@ def evaluate(claim: Claim) -> ClaimOutcome:
             _guard(outcome, f"check {check.name}", lambda check=check: outcome.runs.extend(run_check(check)))
         for probe in claim.probes:
             _guard(outcome, f"probe {probe.name}", lambda probe=probe: _run_probe(outcome, probe))
+    derived = _derive(outcome) if claim.derivation and not claim.out_of_scope else None
     outcome.verdict = observe(
         crashed=bool(outcome.errors),
         out_of_scope=bool(claim.out_of_scope),
@@ -61,6 +63,8 @@ def evaluate(claim: Claim) -> ClaimOutcome:
         finding_kinds=[f.kind for f in outcome.findings],
         probes_ran=bool(outcome.probes),
     )
+    if derived is not None and outcome.verdict != Verdict.BROKEN:
+        outcome.verdict = derived
     outcome.seconds = time.perf_counter() - started
     return outcome
 
@@ -74,6 +78,34 @@ def _run_proofs(outcome: ClaimOutcome) -> None:
         _guard(outcome, f"proof {function.__name__}", lambda function=function: function(proof))
     outcome.proof_seconds = time.perf_counter() - started
     outcome.proof = proof
+
+
+def _derive(outcome: ClaimOutcome) -> Verdict | None:
+    """The verdict a derived claim takes from the claims it depends on."""
+    record = ProbeRecord(f"derived from {', '.join(outcome.claim.depends)}")
+    verdicts: dict[str, Verdict] = {}
+    derived: list[Verdict] = []
+
+    def derive() -> None:
+        directory = outcome.claim.origin.parent if outcome.claim.origin else CLAIMS_DIR
+        for claim_id in outcome.claim.depends:
+            verdicts[claim_id] = evaluate_once(find_claim(claim_id, directory)).verdict
+        record.measure("dependency verdicts", {k: str(v) for k, v in verdicts.items()})
+        derived.append(Verdict(outcome.claim.derivation(record, verdicts)))
+
+    _guard(outcome, "derivation", derive)
+    outcome.probes.append(record)
+    return derived[0] if derived else None
+
+
+_evaluated: dict[str, ClaimOutcome] = {}
+
+
+def evaluate_once(claim: Claim) -> ClaimOutcome:
+    """Evaluate a claim at most once per process (a derived claim reuses its dependencies)."""
+    if claim.id not in _evaluated:
+        _evaluated[claim.id] = evaluate(claim)
+    return _evaluated[claim.id]
 
 
 def _run_probe(outcome: ClaimOutcome, probe) -> None:

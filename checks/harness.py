@@ -176,12 +176,33 @@ def current_trial() -> Trial | None:
 
 
 @dataclass
+class Figure:
+    """Data for one figure; the report draws it as inline SVG.
+
+    kind "lines": ``series`` maps a label to {"x": [...], "y": [...]};
+    kind "scatter": the same, drawn as points; kind "heatmap": ``matrix`` rows.
+    ``marks`` are labelled vertical lines (a boundary, say); ``alt`` describes the picture.
+    """
+
+    name: str
+    kind: str
+    title: str
+    alt: str
+    x_label: str = ""
+    y_label: str = ""
+    series: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    matrix: list[list[float]] = field(default_factory=list)
+    marks: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
 class ProbeRecord:
-    """The ``r`` a probe receives: it records findings and measurements."""
+    """The ``r`` a probe receives: it records findings, measurements and figures."""
 
     name: str
     findings: list[Finding] = field(default_factory=list)
     measurements: dict[str, Any] = field(default_factory=dict)
+    figures: list[Figure] = field(default_factory=list)
     seconds: float = 0.0
 
     def condition(self, text: str, **data: Any) -> None:
@@ -194,3 +215,9 @@ class ProbeRecord:
 
     def measure(self, key: str, value: Any) -> None:
         self.measurements[key] = value
+
+    def figure(self, name: str, kind: str, title: str, alt: str, **data: Any) -> None:
+        """Record a figure's data (see ``Figure``); measured here, drawn by the report."""
+        if kind not in ("lines", "scatter", "heatmap"):
+            raise ValueError(f"figure kind {kind!r} is not one of lines, scatter, heatmap")
+        self.figures.append(Figure(name, kind, title, alt, **data))

@@ -46,6 +46,16 @@ CLAIM_FILES = {
             raise RuntimeError("the check itself is wrong")
     """,
     "syntax_error": "claim = Claim(id=",
+    "derived_claim": """
+        from checks import Verdict
+
+        claim = Claim(id="demo.derived", title="t", statement="s", sources=[QUOTE], expect="holds",
+                      depends=["demo.refuted"])
+
+        @claim.derive
+        def _(r, verdicts):
+            return Verdict.HOLDS if verdicts["demo.refuted"] == Verdict.REFUTED else Verdict.REFUTED
+    """,
     "zz_duplicate_id": """
         claim = Claim(id="demo.proved", title="t", statement="s", sources=[QUOTE], expect="proved")
 
@@ -72,11 +82,13 @@ def test_observed_verdicts(results):
     assert claims["demo.proved"]["observed"] == "proved"
     assert claims["demo.refuted"]["observed"] == "refuted"
     assert claims["demo.crashing"]["observed"] == "broken"
+    assert claims["demo.derived"]["observed"] == "holds"
+    assert claims["demo.derived"]["probes"][0]["measurements"]["dependency verdicts"] == {"demo.refuted": "refuted"}
 
 
 def test_a_crash_is_broken_and_the_rest_still_run(results):
     outcome, claims, _ = results
-    outcome.assert_outcomes(passed=2, failed=3)
+    outcome.assert_outcomes(passed=3, failed=3)
     assert "RuntimeError: the check itself is wrong" in claims["demo.crashing"]["numeric"][0]["message"]
 
 
