@@ -1,0 +1,157 @@
+"""Document 000's own code, extracted verbatim and run in a separate process.
+
+This is the one place where text from the documents is executed: each run is a
+fresh ``python`` subprocess in a temporary folder, with a timeout, a non-interactive
+matplotlib backend, and results passed back as .npy/.json files. Nothing is
+evaluated in the test process.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from checks.sources import document_text
+
+DOCUMENT = "000_1100ff0056b332e7.txt"
+TIMEOUT_SECONDS = 120
+_BLOCKS = {
+    # name: (text just before the block, text just after it)
+    "numpy": ("python\n실행복사\n", "\n---"),
+    "torch": ("PyTorch로 보는 Positional Encoding (참고용)\n\n", "\n---"),
+}
+
+
+class DocumentCodeError(RuntimeError):
+    """The document's code failed to run (the message carries its stderr)."""
+
+
+@dataclass(frozen=True)
+class ScriptRun:
+    """What a script printed and left behind."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
+
+
+def code_block(name: str) -> str:
+    """The verbatim code block ``numpy`` (the lesson script) or ``torch`` (the class)."""
+    before, after = _BLOCKS[name]
+    text = document_text(DOCUMENT)
+    start = text.index(before) + len(before)
+    return text[start : text.index(after, start)].strip() + "\n"
+
+
+def definitions(name: str) -> str:
+    """Only the imports, functions and classes of a block (no top-level statements)."""
+    tree = ast.parse(code_block(name))
+    kept = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.ClassDef)]
+    return "\n\n".join(ast.get_source_segment(code_block(name), n) or "" for n in kept) + "\n"
+
+
+def run_script(code: str, timeout: float = TIMEOUT_SECONDS) -> ScriptRun:
+    """Run ``code`` in a fresh interpreter in an empty temporary folder.
+
+    The script may write ``out/<name>.npy`` arrays and ``out/values.json``.
+    """
+    with tempfile.TemporaryDirectory(prefix="document-code-") as folder:
+        out = Path(folder) / "out"
+        out.mkdir()
+        script = Path(folder) / "script.py"
+        script.write_text(code, encoding="utf-8")
+        env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            done = subprocess.run(
+                [sys.executable, str(script)], cwd=folder, env=env, capture_output=True, text=True, timeout=timeout
+            )
+        except subprocess.TimeoutExpired as expired:
+            raise DocumentCodeError(f"the document's code ran past {timeout} s") from expired
+        arrays = {p.stem: np.load(p) for p in out.glob("*.npy")}
+        values_file = out / "values.json"
+        values = json.loads(values_file.read_text()) if values_file.exists() else {}
+        return ScriptRun(done.returncode, done.stdout, done.stderr, arrays, values)
+
+
+@cache
+def lesson_script() -> ScriptRun:
+    """Document 000's numpy/matplotlib script, run exactly as written."""
+    return run_script(code_block("numpy"))
+
+
+@cache
+def numpy_encoding(max_len: int, d_model: int) -> np.ndarray:
+    """``positional_encoding(max_len, d_model)`` as defined in document 000."""
+    driver = f"PE = positional_encoding({int(max_len)}, {int(d_model)})\nnp.save('out/pe.npy', PE)\n"
+    run = run_script(definitions("numpy") + driver)
+    if run.returncode:
+        raise DocumentCodeError(run.stderr.strip().splitlines()[-1] if run.stderr else "no output")
+    return run.arrays["pe"]
+
+
+_TORCH_DRIVER = """
+import json
+results = {{}}
+for d_model, max_len, seq_len in {cases!r}:
+    key = f"{{d_model}}_{{max_len}}_{{seq_len}}"
+    try:
+        module = PositionalEncoding(d_model, max_len=max_len)
+        np.save(f"out/pe_{{key}}.npy", module.pe.numpy())
+        x = torch.zeros(1, seq_len, d_model)
+        np.save(f"out/forward_{{key}}.npy", module(x).detach().numpy())
+        results[key] = {{
+            "parameters": sum(p.numel() for p in module.parameters()),
+            "buffers": sorted(module.state_dict().keys()),
+            "error": None,
+        }}
+    except Exception as error:
+        results[key] = {{"error": f"{{type(error).__name__}}: {{error}}"}}
+with open("out/values.json", "w") as stream:
+    json.dump(results, stream)
+"""
+
+
+@dataclass(frozen=True)
+class TorchCase:
+    """One construction and forward pass of the document's PositionalEncoding class."""
+
+    pe: np.ndarray | None
+    forward: np.ndarray | None
+    parameters: int | None
+    buffers: list[str]
+    error: str | None
+
+
+@cache
+def torch_module_cases(cases: tuple[tuple[int, int, int], ...]) -> dict[tuple[int, int, int], TorchCase]:
+    """Build ``PositionalEncoding(d_model, max_len)`` and run it on zeros of length seq_len, per case.
+
+    All cases share one subprocess (importing torch costs about a second).
+    """
+    clean = tuple((int(d), int(m), int(s)) for d, m, s in cases)
+    run = run_script("import numpy as np\n" + definitions("torch") + _TORCH_DRIVER.format(cases=list(clean)))
+    if run.returncode:
+        raise DocumentCodeError(run.stderr.strip().splitlines()[-1] if run.stderr else "no output")
+    outcome = {}
+    for case in clean:
+        key = "_".join(map(str, case))
+        values = run.values[key]
+        outcome[case] = TorchCase(
+            run.arrays.get(f"pe_{key}"),
+            run.arrays.get(f"forward_{key}"),
+            values.get("parameters"),
+            values.get("buffers", []),
+            values["error"],
+        )
+    return outcome
