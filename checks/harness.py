@@ -193,6 +193,8 @@ class Figure:
     series: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     matrix: list[list[float]] = field(default_factory=list)
     marks: dict[str, float] = field(default_factory=dict)
+    log_x: bool = False
+    log_y: bool = False
 
 
 @dataclass

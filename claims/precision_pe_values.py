@@ -1,0 +1,30 @@
+"""PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
+
+from checks import Claim, Quote
+from checks.precision import pe_value_errors, record_envelopes
+
+D_MODEL = 64
+claim = Claim(
+    id="precision.pe-values",
+    title="Precision envelope of the PE values",
+    statement=(
+        f"PE(pos) for d_model = {D_MODEL}, computed in float32, bfloat16 or float16 (angles formed in the dtype, in "
+        "float32 then cast, or reduced modulo 2π in float64 then cast), stays within torch.testing's tolerance of "
+        "the float64 values only up to a position per dtype and angle mode; the documents state the formula for "
+        "every position without a precision condition."
+    ),
+    sources=[Quote("002_86fa32f25d4c4c54.txt", "§4 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
+    expect="qualified",
+)
+
+
+@claim.probe
+def envelopes(r):
+    """Boundary per dtype × angle mode × device."""
+    record_envelopes(
+        r,
+        "PE(pos)",
+        lambda dtype, mode, device: pe_value_errors(dtype, mode, D_MODEL, device),
+        pairs=D_MODEL // 2,
+        scale=1.0,
+    )

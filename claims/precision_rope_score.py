@@ -1,0 +1,39 @@
+"""The RoPE score sees only n − m in low precision only up to a position per dtype and angle formation."""
+
+import torch
+
+from checks import Claim, Quote
+from checks.precision import record_envelopes, rope_score_errors, rope_vectors
+
+D_MODEL, DISTANCE = 64, 3
+claim = Claim(
+    id="precision.rope-score",
+    title="Precision envelope of the RoPE relative score",
+    statement=(
+        f"(R(mθ)q)·(R(nθ)k) with the rotation in the dtype (d_model = {D_MODEL}, n − m = {DISTANCE}, fixed q and k "
+        "with entries in [−1, 1]) stays within torch.testing's tolerance (scaled by ‖q‖‖k‖) of qᵀR((n−m)θ)k only up "
+        "to a position m per dtype and angle mode."
+    ),
+    depends=["rope.relative-score"],
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§8 그다음: RoPE",
+            "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
+        )
+    ],
+    expect="qualified",
+)
+
+
+@claim.probe
+def envelopes(r):
+    """Boundary per dtype × angle mode × device."""
+    q, key = rope_vectors(D_MODEL)
+    record_envelopes(
+        r,
+        "the RoPE score",
+        lambda dtype, mode, device: rope_score_errors(dtype, mode, D_MODEL, DISTANCE, device),
+        pairs=D_MODEL // 2,
+        scale=float(torch.linalg.norm(q) * torch.linalg.norm(key)),
+    )

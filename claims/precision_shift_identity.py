@@ -1,0 +1,37 @@
+"""PE(pos + k) = M_k · PE(pos) holds in low precision only up to a position per dtype and angle formation."""
+
+from checks import Claim, Quote
+from checks.precision import record_envelopes, shift_identity_errors
+
+D_MODEL, K = 64, 3
+claim = Claim(
+    id="precision.shift-identity",
+    title="Precision envelope of the M_k shift identity",
+    statement=(
+        f"M_k · PE(pos) with M_k and PE(pos) computed in the dtype (d_model = {D_MODEL}, k = {K}) stays within "
+        "torch.testing's tolerance of the float64 PE(pos + k) only up to a position per dtype and angle mode, "
+        "not at every position of the sentence."
+    ),
+    depends=["pe.shift-is-rotation"],
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§5 k칸 이동 = 회전 행렬",
+            "모델이 “3칸 앞 단어”를 찾는 법을 선형 변환 하나로 배우면, "
+            "그 변환은 문장의 어느 위치에서든 똑같이 통합니다.",
+        )
+    ],
+    expect="qualified",
+)
+
+
+@claim.probe
+def envelopes(r):
+    """Boundary per dtype × angle mode × device."""
+    record_envelopes(
+        r,
+        f"M_{K} · PE(pos)",
+        lambda dtype, mode, device: shift_identity_errors(dtype, mode, D_MODEL, K, device),
+        pairs=D_MODEL // 2,
+        scale=1.0,
+    )
