@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from checks.sources import Quote
+from checks.sweeps import Sweep
 from checks.tolerances import FLOATS
 from checks.verdicts import Verdict
 
@@ -54,6 +55,7 @@ class Claim:
     proofs: list[Callable[..., Any]] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
+    sweeps: list[Sweep] = field(default_factory=list)
     derivation: Callable[..., Any] | None = None
     origin: Path | None = None
     """The file that declared the claim (set when it is loaded)."""
@@ -83,6 +85,21 @@ class Claim:
                 raise TypeError(f"{self.id}: a check must be decorated with @given first")
             self.checks.append(Check(_name(test, len(self.checks)), test, dtypes, implementations, devices))
             return test
+
+        return register
+
+    def sweep(
+        self, dtypes: tuple[str, ...] = FLOATS, d_models: tuple[int, ...] = (64, 512, 4096), positions: int = 65_536
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorate ``def _(s, positions, d_model)``: a dense grid checked as one chunked tensor program.
+
+        Positions stop at ``positions``, at the dtype's meaningful limit (checks.tolerances.position_limit)
+        and at the profile's budget of positions × d_model (checks.profiles.SWEEP_ELEMENTS).
+        """
+
+        def register(function: Callable[..., Any]) -> Callable[..., Any]:
+            self.sweeps.append(Sweep(_name(function, len(self.sweeps)), function, dtypes, d_models, positions))
+            return function
 
         return register
 

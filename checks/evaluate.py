@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from checks.claim import Claim
 from checks.discovery import CLAIMS_DIR, find_claim
 from checks.harness import Finding, NumericRun, ProbeRecord, run_check
+from checks.sweeps import SweepRun, run_sweep
 from checks.symbolic import Proof
 from checks.verdicts import Verdict, observe
 
@@ -22,6 +23,7 @@ class ClaimOutcome:
     proof: Proof | None = None
     proof_seconds: float = 0.0
     runs: list[NumericRun] = field(default_factory=list)
+    sweeps: list[SweepRun] = field(default_factory=list)
     probes: list[ProbeRecord] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -36,6 +38,12 @@ class ClaimOutcome:
         for run in self.runs:
             if run.status == "failed":
                 found.append(Finding("counterexample", f"{run.check}: {run.message}", run.counterexample or {}))
+        for sweep in self.sweeps:
+            if sweep.status == "failed":
+                where = f"{sweep.device} {sweep.dtype} d_model={sweep.d_model}"
+                found.append(
+                    Finding("counterexample", f"sweep {sweep.sweep} ({where}): {sweep.message}", sweep.worst_input)
+                )
         return found
 
     @property
@@ -52,6 +60,8 @@ def evaluate(claim: Claim) -> ClaimOutcome:
         _run_proofs(outcome)
         for check in claim.checks:
             _guard(outcome, f"check {check.name}", lambda check=check: outcome.runs.extend(run_check(check)))
+        for sweep in claim.sweeps:
+            _guard(outcome, f"sweep {sweep.name}", lambda sweep=sweep: outcome.sweeps.extend(run_sweep(sweep)))
         for probe in claim.probes:
             _guard(outcome, f"probe {probe.name}", lambda probe=probe: _run_probe(outcome, probe))
     derived = _derive(outcome) if claim.derivation and not claim.out_of_scope else None
@@ -59,7 +69,7 @@ def evaluate(claim: Claim) -> ClaimOutcome:
         crashed=bool(outcome.errors),
         out_of_scope=bool(claim.out_of_scope),
         proof_status=outcome.proof.status if outcome.proof else None,
-        run_statuses=[run.status for run in outcome.runs],
+        run_statuses=[run.status for run in outcome.runs] + [run.status for run in outcome.sweeps],
         finding_kinds=[f.kind for f in outcome.findings],
         probes_ran=bool(outcome.probes),
     )

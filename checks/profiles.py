@@ -23,3 +23,12 @@ def register_profiles() -> None:
     settings.register_profile("ci", max_examples=40, derandomize=True, print_blob=True, **_COMMON)
     settings.register_profile("thorough", max_examples=10_000, database=database, **_COMMON)
     settings.load_profile(os.environ.get(PROFILE_ENV, "dev"))
+
+
+SWEEP_ELEMENTS = {"dev": 2**16, "ci": 2**18, "thorough": 2**26}
+"""Positions × d_model a dense sweep covers per device, dtype and d_model, by profile."""
+
+
+def sweep_elements() -> int:
+    """The sweep budget of the loaded Hypothesis profile (ci's for a profile of another name)."""
+    return SWEEP_ELEMENTS.get(settings.get_current_profile_name(), SWEEP_ELEMENTS["ci"])

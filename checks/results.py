@@ -20,6 +20,7 @@ import torch
 from sympy.printing.mathml import mathml
 
 from checks.evaluate import ClaimOutcome
+from checks.sweeps import sweep_record
 from checks.symbolic import Certificate, Decision, Step
 
 SCHEMA = "theory-claims/results/1"
@@ -50,6 +51,7 @@ def claim_record(outcome: ClaimOutcome) -> dict[str, Any]:
             "decisions": [_decision(d) for d in proof.decisions],
         },
         "numeric": [_jsonable(dataclasses.asdict(run)) for run in outcome.runs],
+        "sweeps": [_jsonable(sweep_record(run)) for run in outcome.sweeps],
         "probes": [
             {"name": p.name, "seconds": p.seconds, "measurements": _jsonable(p.measurements)} for p in outcome.probes
         ],
@@ -72,6 +74,7 @@ def broken_record(path: str, error: str) -> dict[str, Any]:
         "out_of_scope": "",
         "symbolic": None,
         "numeric": [],
+        "sweeps": [],
         "probes": [],
         "findings": [],
         "errors": [error],

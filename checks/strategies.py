@@ -51,3 +51,26 @@ def vectors(size: int, elements: st.SearchStrategy[float] = UNIT) -> st.SearchSt
 def frequencies() -> st.SearchStrategy[float]:
     """A frequency ω in (0, 1], as every ω_i of the sinusoidal encoding."""
     return st.floats(1e-4, 1.0, allow_nan=False)
+
+
+@st.composite
+def sentences(
+    draw: st.DrawFn, max_tokens: int = 8, dims: tuple[int, int] = (1, 16), distinct: bool = False, moved: bool = False
+):
+    """A checks.attention.Sentence: n ≤ max_tokens words in d ∈ dims dimensions, a layer, a reordering.
+
+    Words repeat unless ``distinct``; ``moved`` draws only reorderings that change the sentence.
+    The embeddings and W_Q, W_K, W_V come from a drawn seed (see Sentence).
+    """
+    from checks.attention import Sentence
+
+    n = draw(st.integers(2 if moved else 1, max_tokens))
+    d = draw(st.integers(*dims))
+    words = tuple(range(n)) if distinct else tuple(draw(st.lists(st.integers(0, n - 1), min_size=n, max_size=n)))
+    if moved and len(set(words)) == 1:
+        words = tuple(range(n))  # one word repeated n times has no reordering that moves it
+    seed = draw(st.integers(0, 2**32 - 1))
+    orders = st.permutations(range(n)).map(tuple)
+    if moved:
+        orders = orders.filter(lambda order: Sentence(d, words, order, seed).moves)
+    return Sentence(d, words, draw(orders), seed)

@@ -2,12 +2,13 @@
 
 import numpy as np
 import sympy as sp
+import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.backends import NumpyBackend
 from checks.formulas import k, omega, pair, pos, shift_block
-from checks.references import Reference
+from checks.references import Reference, frequency_values
 from checks.strategies import d_models, offsets, positions
 
 claim = Claim(
@@ -71,3 +72,35 @@ def odd_d_model(r):
             k=step,
             max_residual=residual,
         )
+
+
+OFFSETS = torch.arange(1, 9, dtype=torch.float64)
+ROUNDED_TERMS = 3
+"""M_k · PE(pos) rounds two products and their sum, each of magnitude ≤ 1, besides the angles."""
+
+
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+def every_position_offset_and_pair(s, positions, d):
+    """Every pos below the grid's limit × k = 1 … 8 × every pair; tolerance scaled by each angle and rounded term.
+
+    One batched matmul applies every M_k block to every pair; PE(pos + k) is read from the same table.
+    """
+    count, offsets = len(positions), OFFSETS.to(s.device)
+    reach = len(offsets)
+    w64 = torch.from_numpy(frequency_values(d)).to(s.device)[:, None]
+    w = w64.to(s.low)
+    table = torch.cat([positions, positions[-1] + offsets])[None, :].to(s.low) * w
+    pe = torch.stack([torch.sin(table), torch.cos(table)], dim=1)
+    shift = w * offsets[None, :].to(s.low)
+    shift_sin, shift_cos = torch.sin(shift), torch.cos(shift)
+    blocks = torch.stack([shift_cos, shift_sin, -shift_sin, shift_cos], dim=-1).view(d // 2, 2 * reach, 2)
+    rotated = torch.bmm(blocks, pe[:, :, :count]).view(d // 2, reach, 2, count)
+    ahead = pe.unfold(2, count, 1)[:, :, 1:, :].transpose(1, 2)
+    error = (rotated - ahead).abs_().amax(dim=2)
+    allowed = s.allowed((positions[None, None, :] + reach) * w64[:, :, None] + ROUNDED_TERMS).to(error.dtype)
+    inputs = {
+        "pos": positions[None, None, :],
+        "k": offsets[None, :, None],
+        "pair": torch.arange(d // 2, device=s.device)[:, None, None],
+    }
+    s.compare(error, allowed, inputs, cases=reach * count * (d // 2))

@@ -1,0 +1,134 @@
+"""Helpers for the RoPE, additive-PE and misconception claims.
+
+- attention scores with RoPE (rotate q and k by their positions) and with additive PE
+  ((x + PE(m))ᵀ W_Qᵀ W_K (y + PE(n))), computed in the backend of a check;
+- Hypothesis strategies for query/key pairs and for a common shift s of two positions;
+- ``refuted_identity``: record, as a proof fact, that an identity is false (with its witness);
+- ``misconception_verdict``: the verdict of a "this is a misconception" claim, taken from the
+  claims that decide it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from checks.harness import ProbeRecord, current_trial
+from checks.references import Reference
+from checks.strategies import UNIT, positions
+from checks.symbolic import Proof, Step, decide
+from checks.symbolic.proof import Fact
+from checks.tolerances import FLOAT64, position_limit
+from checks.verdicts import Verdict
+
+DEMO_M, DEMO_N, DEMO_SHIFT = 2, 5, 5
+"""Document 002, demo 8: query at m = 2, key at n = 5, then "둘 다 +5"."""
+DEMO_Q, DEMO_KEY = np.array([1.0, 0.25]), np.array([0.5, 1.0])
+"""The document prints no demo vectors; any 2-d q, k serve (for d = 2, RoPE's θ is 10000⁰ = 1)."""
+
+
+def query_key_pairs(high: int = 16) -> st.SearchStrategy[tuple[np.ndarray, np.ndarray]]:
+    """(q, k): two float64 vectors with entries in [−1, 1] of one even length d ≤ ``high``."""
+    rows = st.integers(1, high // 2).flatmap(lambda pairs: arrays(np.float64, (2, 2 * pairs), elements=UNIT))
+    return rows.map(lambda both: (both[0], both[1]))
+
+
+@st.composite
+def common_shifts(draw: st.DrawFn) -> tuple[int, int, int]:
+    """(m, n, s) with m, n, m + s and n + s all within the dtype's meaningful positions.
+
+    The bound is ``checks.tolerances.position_limit``: beyond it, the angle rounding
+    alone would make a sin/cos tolerance a quarter of sin's range.
+    """
+    trial = current_trial()
+    limit = position_limit(trial.dtype if trial else FLOAT64)
+    m, n = draw(positions()), draw(positions())
+    shift = draw(st.integers(-min(m, n), limit - max(m, n)))
+    return m, n, shift
+
+
+def rope_rows(impl: Reference, rows: np.ndarray, at: list[int]) -> np.ndarray:
+    """RoPE applied in the implementation's backend and dtype to each row at its position, returned as float64."""
+    return impl.xp.to_float64(impl.rope(impl.xp.array(rows), at))
+
+
+def rope_scores(impl: Reference, q: np.ndarray, key: np.ndarray, pairs: list[tuple[int, int]]) -> list[float]:
+    """(R(mθ)q)·(R(nθ)k) for each (m, n), all rotations in one backend call; dot products in float64."""
+    rows = np.stack([v for _ in pairs for v in (q, key)])
+    rotated = rope_rows(impl, rows, [p for pair in pairs for p in pair])
+    return [float(rotated[2 * j] @ rotated[2 * j + 1]) for j in range(len(pairs))]
+
+
+def additive_scores(
+    impl: Reference, content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, pairs: list[tuple[int, int]]
+) -> list[float]:
+    """(x + PE(m))ᵀ W_Qᵀ W_K (y + PE(n)) for each (m, n); content = (x, y).
+
+    The sum x + PE, the sinusoidal PE and both projections run in the implementation's
+    backend and dtype (projections as broadcast products summed in the dtype: torch's CPU
+    matmul in float16/bfloat16 takes milliseconds per tiny call); the final dot product of
+    the projected query and key is taken in float64.
+    """
+    xp = impl.xp
+    at = [p for pair in pairs for p in pair]
+    tokens = xp.array(np.stack([row for _ in pairs for row in content])) + impl.sinusoidal(at, content.shape[-1])
+    queries = xp.to_float64(xp.sum(tokens[0::2, None, :] * xp.array(w_q)[None], axis=-1))
+    keys = xp.to_float64(xp.sum(tokens[1::2, None, :] * xp.array(w_k)[None], axis=-1))
+    return [float(q @ k) for q, k in zip(queries, keys, strict=True)]
+
+
+def score_scale(q: np.ndarray, key: np.ndarray, at: list[int]) -> float:
+    """‖q‖‖k‖ · (1 + Σ|position|): a score's size times the angles its computation rounds."""
+    return float(np.linalg.norm(q) * np.linalg.norm(key)) * (1 + sum(abs(p) for p in at))
+
+
+def refuted_identity(p: Proof, lhs: sp.Expr, rhs: sp.Expr, label: str) -> None:
+    """Record as a proof fact that ``lhs = rhs`` is false: the decision procedure refutes it with a witness.
+
+    The fact holds only when the decision is "refuted" (a nonzero remainder and a witness
+    confirmed at 50 and 80 digits). Were the identity proved, the fact fails and the claim
+    reads refuted; an undecided identity is a crash (broken), never evidence either way.
+    """
+    decision = decide(lhs, rhs)
+    if decision.status == "unknown":
+        raise RuntimeError(f"{label}: the decision procedure could not decide the identity ({decision.reason})")
+    holds = decision.status == "refuted"
+    p.facts.append(Fact(f"{label}: false in general (witness {decision.witness})", holds))
+    p.step(f"{label} — identity {decision.status}, so it does not hold in general", sp.Eq(lhs, rhs, evaluate=False))
+    p.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
+
+
+SEVERITY: tuple[Verdict, ...] = (
+    Verdict.BROKEN,
+    Verdict.OUT_OF_SCOPE,
+    Verdict.REFUTED,
+    Verdict.QUALIFIED,
+    Verdict.HOLDS,
+    Verdict.PROVED,
+)
+"""Most severe first: a misconception claim is only as strong as its weakest deciding claim."""
+
+MEANING: dict[Verdict, str] = {
+    Verdict.PROVED: "proved: the belief is false, shown symbolically and numerically",
+    Verdict.HOLDS: "holds: the belief is false, shown numerically",
+    Verdict.QUALIFIED: "qualified: the belief is false only under a condition the document does not state",
+    Verdict.REFUTED: "refuted: a deciding claim fails, so the belief may not be a misconception",
+    Verdict.OUT_OF_SCOPE: "out-of-scope: a deciding claim cannot be checked by computation",
+    Verdict.BROKEN: "broken: a deciding claim crashed, nothing is shown",
+}
+
+
+def misconception_verdict(r: ProbeRecord, verdicts: dict[str, Verdict]) -> Verdict:
+    """The verdict of "the document is right that this belief is a misconception".
+
+    Each deciding claim states a fact that contradicts the belief (attention is
+    permutation-equivariant, PE is not learned, ...). So the document's claim "this is a
+    misconception" is as strong as the weakest of them: all proved → proved; any merely
+    numeric → holds; any qualified → qualified; any refuted → refuted (the belief may
+    be right after all); a deciding claim out of scope or broken leaves it so.
+    """
+    weakest = min(verdicts.values(), key=SEVERITY.index)
+    r.measure("meaning", MEANING[weakest])
+    return weakest
