@@ -53,7 +53,13 @@ def claim_record(outcome: ClaimOutcome) -> dict[str, Any]:
         "numeric": [_jsonable(dataclasses.asdict(run)) for run in outcome.runs],
         "sweeps": [_jsonable(sweep_record(run)) for run in outcome.sweeps],
         "probes": [
-            {"name": p.name, "seconds": p.seconds, "measurements": _jsonable(p.measurements)} for p in outcome.probes
+            {
+                "name": p.name,
+                "seconds": p.seconds,
+                "measurements": _jsonable(p.measurements),
+                "figures": [_jsonable(dataclasses.asdict(f)) for f in p.figures],
+            }
+            for p in outcome.probes
         ],
         "findings": [_jsonable(dataclasses.asdict(f)) for f in outcome.findings],
         "errors": list(outcome.errors),

@@ -23,9 +23,12 @@ def _limit(maximum: int | None) -> int:
 
 
 @st.composite
-def positions(draw: st.DrawFn, maximum: int | None = None) -> int:
-    """An integer position 0 … the dtype's meaningful limit (or ``maximum``)."""
-    return draw(st.integers(0, _limit(maximum)))
+def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0) -> int:
+    """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``)."""
+    top = _limit(maximum)
+    if minimum > top:
+        raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
+    return draw(st.integers(minimum, top))
 
 
 @st.composite

@@ -62,3 +62,12 @@ def test_proof_status_needs_every_decision_and_fact():
     proof.free_of(sp.sin(x), x)
     assert proof.status == "refuted"
     assert Proof().status == "unknown"
+
+
+def test_refute_counts_a_witnessed_refutation_for_the_claim():
+    proof = Proof()
+    decision = proof.refute(sp.sin(x), sp.cos(x))
+    assert decision.status == "refuted" and proof.status == "proved"
+    wrong = Proof()
+    wrong.refute(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
+    assert wrong.status == "refuted"

@@ -25,6 +25,7 @@ class Proof:
     decisions: list[Decision] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
+    refutations: list[Decision] = field(default_factory=list)
 
     def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
         """Symbols from space-separated names, e.g. ``p.symbols("pos k", real=True)``."""
@@ -49,6 +50,19 @@ class Proof:
                 self.conditions.append(condition)
         return decision
 
+    def refute(self, lhs: object, rhs: object, label: str = "") -> Decision:
+        """Show that lhs = rhs is false: a witness-confirmed refutation counts for the claim.
+
+        For statements of the form "this identity fails" (sin alone, additive PE): the
+        proof is proved when ``decide`` refutes the identity, refuted when it proves it.
+        """
+        decision = decide(lhs, rhs)
+        title = f"{label or 'identity'}: expected refuted, {decision.status}"
+        self.steps.append(Step(title, sp.Eq(decision.lhs, decision.rhs, evaluate=False)))
+        self.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
+        self.refutations.append(decision)
+        return decision
+
     def free_of(self, expr: sp.Basic, *symbols: sp.Symbol, label: str = "") -> bool:
         """Record whether ``expr`` contains none of ``symbols``."""
         holds = not any(expr.has(s) for s in symbols)
@@ -59,13 +73,18 @@ class Proof:
 
     @property
     def status(self) -> Status:
-        """proved only if every decision is proved and every fact holds."""
-        if any(d.status == "refuted" for d in self.decisions) or any(not f.holds for f in self.facts):
+        """proved only if every decision is proved, every refutation refuted and every fact holds."""
+        if any(d.status == "refuted" for d in self.decisions) or any(d.status == "proved" for d in self.refutations):
             return "refuted"
-        if self.decisions and all(d.status == "proved" for d in self.decisions):
+        if any(not f.holds for f in self.facts):
+            return "refuted"
+        decisions_proved = all(d.status == "proved" for d in self.decisions)
+        refutations_refuted = all(d.status == "refuted" for d in self.refutations)
+        if (self.decisions or self.refutations) and decisions_proved and refutations_refuted:
             return "proved"
         return "unknown"
 
     @property
     def witness(self) -> dict[str, str] | None:
+        """The witness of a refuted decision (the claim's counterexample)."""
         return next((d.witness for d in self.decisions if d.witness), None)

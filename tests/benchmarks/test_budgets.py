@@ -1,0 +1,108 @@
+"""Speed budgets, each measured by pytest-benchmark (run with `tox -e bench`).
+
+- the whole catalog under pytest with the ci profile: under 60 s;
+- every symbolic proof: under 3 s;
+- the report build from a results file: under 10 s;
+- every dense sweep in float32 on the CPU: at least 10⁷ cases/s, and within 2× of a
+  plain torch.sin + torch.cos over the same number of elements (the floor).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from checks.discovery import claim_files, load_claims
+from checks.sweeps import Sweep, run_sweep
+from checks.symbolic import Proof
+
+CATALOG_SECONDS, PROOF_SECONDS, REPORT_SECONDS = 60.0, 3.0, 10.0
+SWEEP_CASES_PER_SECOND, FLOOR_FACTOR = 1e7, 2.0
+ROOT = Path(__file__).resolve().parents[2]
+CLAIMS = [claim for path in claim_files() for claim in load_claims(path)]
+
+
+def _once(benchmark, function):
+    return benchmark.pedantic(function, rounds=1, iterations=1, warmup_rounds=0)
+
+
+@pytest.fixture(scope="module")
+def catalog_results(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("catalog") / "results.json"
+
+
+def test_catalog_under_60_seconds(benchmark, catalog_results):
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "claims",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--results",
+        str(catalog_results),
+    ]
+    env = {**os.environ, "THEORY_CLAIMS_PROFILE": "ci"}
+    _once(benchmark, lambda: subprocess.run(command, cwd=ROOT, env=env, check=False, capture_output=True))
+    assert catalog_results.exists()
+    assert benchmark.stats.stats.max < CATALOG_SECONDS
+
+
+def test_report_build_under_10_seconds(benchmark, catalog_results, tmp_path):
+    from reports.build import build_site
+
+    if not catalog_results.exists():
+        pytest.fail("run test_catalog_under_60_seconds first (it writes the results file)")
+    _once(benchmark, lambda: build_site([catalog_results], tmp_path / "html"))
+    assert benchmark.stats.stats.max < REPORT_SECONDS
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.proofs], ids=lambda c: c.id)
+def test_proof_under_3_seconds(benchmark, claim):
+    def prove() -> Proof:
+        proof = Proof()
+        for function in claim.proofs:
+            function(proof)
+        return proof
+
+    proof = _once(benchmark, prove)
+    assert proof.status in ("proved", "refuted", "unknown")
+    assert benchmark.stats.stats.max < PROOF_SECONDS
+
+
+SWEEPS = [(claim.id, sweep) for claim in CLAIMS for sweep in claim.sweeps if "float32" in sweep.dtypes]
+
+
+@pytest.mark.parametrize(("claim_id", "sweep"), SWEEPS, ids=[f"{c}:{s.name[:30]}" for c, s in SWEEPS])
+@pytest.mark.parametrize("d_model", [64, 512, 4096])
+def test_sweep_throughput(benchmark, claim_id, sweep, d_model):
+    single = Sweep(sweep.name, sweep.function, ("float32",), (d_model,), sweep.positions)
+    (run,) = _once(benchmark, lambda: run_sweep(single))
+    assert run.status == "passed", run.message
+    floor = _floor_seconds(run.cases)
+    benchmark.extra_info.update(
+        cases=run.cases, cases_per_second=run.cases_per_second, floor_seconds=floor, ratio_to_floor=run.seconds / floor
+    )
+    assert run.cases_per_second >= SWEEP_CASES_PER_SECOND
+    assert run.seconds <= FLOOR_FACTOR * floor
+
+
+def _floor_seconds(elements: int, repeats: int = 3) -> float:
+    """Best of a few runs of torch.sin + torch.cos over ``elements`` float32 values, in cache-sized chunks."""
+    chunk = torch.rand(min(elements, 2**17))
+    rounds = max(1, elements // chunk.numel())
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for _ in range(rounds):
+            torch.sin(chunk)
+            torch.cos(chunk)
+        best = min(best, time.perf_counter() - started)
+    return best
