@@ -107,6 +107,16 @@ class Trial:
                 f"({self.run.implementation}, {self.device}, {self.dtype}) at {self._input}"
             )
 
+    def at_most(self, value: object, limit: object, *, scale: float = 0.0, label: str = "value") -> None:
+        """Assert value ≤ limit + tolerance, elementwise (a one-sided bound; the excess is the error)."""
+        excess = np.maximum(self.xp.to_float64(value) - self.xp.to_float64(limit), 0.0)
+        self.close(
+            excess,
+            np.zeros_like(excess),
+            scale=max(scale, float(np.max(np.abs(self.xp.to_float64(limit)), initial=0.0))),
+            label=label,
+        )
+
 
 def run_check(check: Check) -> list[NumericRun]:
     """Every implementation × device × dtype the check names; unsupported ones are skipped."""

@@ -48,7 +48,8 @@ def claim_record(outcome: ClaimOutcome) -> dict[str, Any]:
             "steps": [_step(s) for s in proof.steps],
             "facts": [dataclasses.asdict(f) for f in proof.facts],
             "conditions": list(proof.conditions),
-            "decisions": [_decision(d) for d in proof.decisions],
+            "decisions": [_decision(d) for d in proof.decisions]
+            + [{**_decision(d), "expected": "refuted"} for d in proof.refutations],
         },
         "numeric": [_jsonable(dataclasses.asdict(run)) for run in outcome.runs],
         "sweeps": [_jsonable(sweep_record(run)) for run in outcome.sweeps],
@@ -101,6 +102,7 @@ def _mathml(expr: sp.Basic) -> str:
 
 def _decision(decision: Decision) -> dict[str, Any]:
     return {
+        "expected": "proved",
         "status": decision.status,
         "statement": sp.sstr(sp.Eq(decision.lhs, decision.rhs, evaluate=False)),
         "reason": decision.reason,

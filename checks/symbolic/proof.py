@@ -63,13 +63,16 @@ class Proof:
         self.refutations.append(decision)
         return decision
 
+    def fact(self, label: str, holds: bool, expr: sp.Basic | None = None) -> bool:
+        """Record a structural fact checked exactly by the caller (shown with ``expr`` when given)."""
+        self.facts.append(Fact(label, holds))
+        self.steps.append(Step(f"{label}: {holds}", expr if expr is not None else sp.true if holds else sp.false))
+        return holds
+
     def free_of(self, expr: sp.Basic, *symbols: sp.Symbol, label: str = "") -> bool:
         """Record whether ``expr`` contains none of ``symbols``."""
-        holds = not any(expr.has(s) for s in symbols)
         names = ", ".join(map(str, symbols))
-        self.facts.append(Fact(label or f"free of {names}", holds))
-        self.steps.append(Step(f"{label or 'contains no ' + names}: {holds}", expr))
-        return holds
+        return self.fact(label or f"contains no {names}", not any(expr.has(s) for s in symbols), expr)
 
     @property
     def status(self) -> Status:

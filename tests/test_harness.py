@@ -1,0 +1,44 @@
+"""The trial a check receives: comparisons, one-sided bounds, vacuous tolerances."""
+
+import pytest
+
+from checks.backends import NumpyBackend
+from checks.harness import NumericRun, Trial, VacuousTolerance
+from checks.symbolic import Proof
+
+
+def trial(dtype: str = "float32") -> Trial:
+    return Trial(NumericRun("check", "numpy", "cpu", dtype), NumpyBackend(dtype))
+
+
+def test_close_records_the_worst_input_and_fails_past_the_tolerance():
+    t = trial()
+    t.begin({"pos": 3})
+    t.close([1.0 + 1e-6], [1.0])
+    assert t.run.worst_input == {"pos": "3"} and t.run.max_error > 0
+    t.begin({"pos": 4})
+    with pytest.raises(AssertionError, match="tolerance"):
+        t.close([1.1], [1.0])
+
+
+def test_a_tolerance_as_wide_as_the_range_is_refused():
+    t = trial("float16")
+    t.begin({})
+    with pytest.raises(VacuousTolerance):
+        t.close([0.0], [0.0], scale=5000, bound=2.0)
+
+
+def test_at_most_is_one_sided():
+    t = trial()
+    t.begin({})
+    t.at_most([0.5, 1.0], [1.0, 1.0])
+    with pytest.raises(AssertionError):
+        t.at_most([1.01], [1.0])
+
+
+def test_facts_enter_the_proof_status():
+    proof = Proof()
+    assert proof.fact("π is irrational", True)
+    assert proof.status == "unknown"
+    proof.fact("a false structural fact", False)
+    assert proof.status == "refuted"
