@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from checks.backends import Array, TorchBackend
+from checks.backends import Array, NumpyBackend, TorchBackend
 from checks.references import Reference
 
 
@@ -22,9 +22,13 @@ def rounded(values: object, dtype: str) -> np.ndarray:
 
 
 def table_in(dtype: str, positions: Sequence[float] | np.ndarray, d_model: int) -> np.ndarray:
-    """PE rows with every step in ``dtype``: positions, ω_i, pos · ω_i and sin/cos (torch on the CPU)."""
-    reference = Reference(TorchBackend(dtype))
-    return TorchBackend.to_float64(reference.sinusoidal(np.asarray(positions, dtype=np.float64), d_model))
+    """PE rows with every step in ``dtype``: positions, ω_i, pos · ω_i and sin/cos.
+
+    NumPy where it has the dtype (fast for whole tables), torch on the CPU for bfloat16.
+    """
+    backend = TorchBackend(dtype) if NumpyBackend.unsupported("cpu", dtype) else NumpyBackend(dtype)
+    rows = Reference(backend).sinusoidal(np.asarray(positions, dtype=np.float64), d_model)
+    return backend.to_float64(rows)
 
 
 def table_rounded(dtype: str, positions: Sequence[float] | np.ndarray, d_model: int) -> np.ndarray:

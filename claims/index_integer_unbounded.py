@@ -1,0 +1,149 @@
+"""Adding the integer position p to every entry drowns the word: cos(a + p·1, b + p·1) → 1 as p grows."""
+
+import math
+
+import numpy as np
+import sympy as sp
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from checks import FLOATS, Claim, Quote
+from checks.encodings import rounded
+from checks.strategies import d_models, vectors
+
+claim = Claim(
+    id="index.integer-unbounded",
+    title="Integer positions grow without bound and drown the word embedding",
+    statement=(
+        "With the raw index p added to every entry, two different word vectors a ≠ b (entries in [−1, 1]) "
+        "become a + p·1 and b + p·1, whose cosine similarity tends to 1 as p grows: "
+        "1 − cos ≤ 2·asin(1/(p−1))², and p²(1 − cos²) → the variance of the entries of a − b."
+    ),
+    sources=[
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "시도 1: 정수 인덱스 사용",
+            "문장이 길어지면 값이 무한히 커짐 (0, 1, 2, ..., 10000)",
+        ),
+        Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
+        Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "위치 값이 10000이면 임베딩 정보를 압도해 버림"),
+    ],
+    expect="proved",
+)
+
+D_MODEL = 64
+WIDTH = 8
+"""Largest d_model drawn by the check (drawing entries is what costs; the bound holds for every d)."""
+SEARCH = 20_000
+"""Integer positions searched for the thresholds (the document's example runs to 10000)."""
+IDENTICAL_SEARCH = 8192
+"""Positions searched for rounded vectors that coincide (bfloat16 and float16 reach them well before)."""
+
+
+@claim.proof
+def _(p):
+    pos = sp.Symbol("p", positive=True)
+    d = sp.Symbol("d", integer=True, positive=True)
+    sum_a, sum_b, dot = sp.symbols("S_a S_b G", real=True)
+    norm_a, norm_b = sp.symbols("Q_a Q_b", nonnegative=True)
+    # x = a + p·1, y = b + p·1 with S = Σ entries, Q = ‖·‖², G = a·b: every term below is exact for any d.
+    xy = dot + pos * (sum_a + sum_b) + pos**2 * d
+    xx = norm_a + 2 * pos * sum_a + pos**2 * d
+    yy = norm_b + 2 * pos * sum_b + pos**2 * d
+    p.step("x·y, ‖x‖², ‖y‖² for x = a + p·1, y = b + p·1", sp.Tuple(xy, xx, yy))
+    spread = d * (norm_a + norm_b - 2 * dot) - (sum_a - sum_b) ** 2
+    remainder = (
+        norm_a * norm_b - dot**2 + 2 * pos * (norm_a * sum_b + norm_b * sum_a - dot * (sum_a + sum_b)) + pos**2 * spread
+    )
+    p.decide(xx * yy - xy**2, remainder, label="‖x‖²‖y‖² − (x·y)² is quadratic in p: the p⁴ and p³ terms cancel")
+    mean_square, mean = (norm_a + norm_b - 2 * dot) / d, (sum_a - sum_b) / d
+    p.decide(spread / d**2, mean_square - mean**2, label="its p² coefficient / d² is the variance of a − b's entries")
+    cosine = xy / sp.sqrt(xx * yy)
+    p.step("1 − cos² = (quadratic in p) / (d²p⁴ + …), so cos² → 1; shown, computed by sympy.limit", cosine)
+    p.step("lim_{p→∞} cos (sympy.limit; displayed, not decided)", sp.limit(cosine, pos, sp.oo))
+    p.step("lim_{p→∞} p²(1 − cos²) (sympy.limit; displayed)", sp.limit(pos**2 * remainder / (xx * yy), pos, sp.oo))
+
+
+def gaps(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """1 − cos between matching rows of x and y in float64, as ‖x̂ − ŷ‖²/2 (no cancellation near cos = 1)."""
+    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    y = y / np.linalg.norm(y, axis=-1, keepdims=True)
+    return np.sum((x - y) ** 2, axis=-1) / 2
+
+
+@claim.check(dtypes=FLOATS)
+@given(a=vectors(WIDTH), b=vectors(WIDTH), d=d_models(even=None, low=2, high=WIDTH), p=st.integers(2, 10_000))
+def gap_below_bound(t, a, b, d, p):
+    """a + p·1 and b + p·1 formed in the dtype: 1 − cos stays under 2·asin(1/(p−1))²."""
+    x, y = (t.xp.to_float64(t.xp.array(v[:d]) + p) for v in (a, b))
+    bound = 2 * math.asin(1 / (p - 1)) ** 2
+    t.close(max(float(gaps(x, y)) - bound, 0.0), 0.0, scale=1.0, label="1 − cos beyond 2·asin(1/(p−1))²")
+
+
+def exact_gaps(a: np.ndarray, b: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """1 − cos(a + p·1, b + p·1) in float64 for every p in ``positions``."""
+    return gaps(a[None, :] + positions[:, None], b[None, :] + positions[:, None])
+
+
+def first_from(mask: np.ndarray, positions: np.ndarray) -> int | None:
+    """The first position from which ``mask`` holds at every later position searched."""
+    failing = np.flatnonzero(~mask)
+    start = 0 if failing.size == 0 else failing[-1] + 1
+    return int(positions[start]) if start < positions.size else None
+
+
+def word_pairs() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The most different pair in [−1, 1]^64 (a − b = ±2 alternating) and a uniform random pair."""
+    signs = np.resize([1.0, -1.0], D_MODEL)
+    draw = np.random.default_rng(0).uniform(-1.0, 1.0, (2, D_MODEL))
+    return {"most different (a = ±1 alternating, b = −a)": (signs, -signs), "uniform random": (draw[0], draw[1])}
+
+
+@claim.probe
+def indistinguishable_from(r):
+    """From which position two different words become indistinguishable, per dtype (d_model = 64)."""
+    positions = np.arange(1, SEARCH + 1, dtype=np.float64)
+    thresholds = {}
+    curves = {}
+    for name, (a, b) in word_pairs().items():
+        gap = exact_gaps(a, b, positions)
+        variance = float(np.var(a - b))
+        found = {"variance of a − b": variance, "cos ≥ 0.99 from p": first_from(gap <= 0.01, positions)}
+        for dtype in FLOATS:
+            half_spacing = torch.finfo(getattr(torch, dtype)).eps / 4
+            key = f"{dtype}: exact cos rounds to 1.0 from p"
+            found[key] = first_from(gap <= half_spacing, positions)
+            if found[key] is None:
+                found[key] = f"≈ {math.sqrt(variance / (2 * half_spacing)):.3g} (asymptotic, beyond {SEARCH})"
+        for dtype in ("bfloat16", "float16"):
+            grid = np.arange(0.0, float(IDENTICAL_SEARCH))
+            same = np.all(rounded(a[None, :] + grid[:, None], dtype) == rounded(b[None, :] + grid[:, None], dtype), 1)
+            hits = np.flatnonzero(same)
+            first = int(hits[0]) if hits.size else None
+            found[f"{dtype}: rounded a + p·1 and b + p·1 identical, first at p"] = first
+            if first is not None:
+                found[f"{dtype}: share of p in [{first}, {IDENTICAL_SEARCH}) where identical"] = float(
+                    np.mean(same[first:])
+                )
+        found["1 − cos at p = 10000"] = float(exact_gaps(a, b, np.array([10_000.0]))[0])
+        thresholds[name] = found
+        sample = np.unique(np.geomspace(1, SEARCH, 120).round())
+        curves[name] = {"x": np.log10(sample).tolist(), "y": np.log10(exact_gaps(a, b, sample)).tolist()}
+    r.measure("thresholds per word pair (d_model = 64)", thresholds)
+    worst = thresholds["most different (a = ±1 alternating, b = −a)"]
+    marks = {"cos ≥ 0.99": worst["cos ≥ 0.99 from p"]}
+    marks |= {f"cos = 1 in {dt}": worst[f"{dt}: exact cos rounds to 1.0 from p"] for dt in ("bfloat16", "float16")}
+    marks["cos = 1 in float32"] = worst["float32: exact cos rounds to 1.0 from p"]
+    r.figure(
+        "integer-index-gap",
+        "lines",
+        "How fast two words merge under the integer index (d_model = 64)",
+        "log10(1 − cos similarity) of a + p·1 and b + p·1 against log10 p, falling with slope −2 for both the "
+        "most different pair and a random pair; marks at the positions (most different pair) where the "
+        "similarity passes 0.99 and where it rounds to 1 in bfloat16, float16 and float32.",
+        x_label="log10 position p",
+        y_label="log10(1 − cos)",
+        series=curves,
+        marks={label: math.log10(value) for label, value in marks.items()},
+    )

@@ -1,0 +1,111 @@
+"""Normalized positions pos/(n−1) give the same position different values in sentences of different lengths."""
+
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from checks import FLOATS, LOW_PRECISION, Claim, Quote
+from checks.encodings import rounded
+
+SECTION = "시도 2: 정규화 (0~1로 맞추기)"
+claim = Claim(
+    id="index.normalized-length-dependent",
+    title="Normalized positions depend on the sentence length",
+    statement=(
+        "Scaling positions to [0, 1] as pos/(n−1) gives the word at index j the value j/(n−1): for j ≥ 1 it differs "
+        "between sentences of different lengths n ≠ m by j(m−n)/((n−1)(m−1)). The document's lists are pos/(n−1) "
+        "(10 words: 1/9, 2/9, 3/9 rounded to two decimals), and its '2nd position' is index 1 (0.25 and 0.11)."
+    ),
+    sources=[
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            SECTION,
+            "5단어 문장: [0.0, 0.25, 0.5, 0.75, 1.0] 10단어 문장: [0.0, 0.11, 0.22, 0.33, ...]",
+        ),
+        Quote("000_1100ff0056b332e7.txt", SECTION, '같은 "2번째 위치"가 문장 길이에 따라 다른 값을 가짐'),
+        Quote("000_1100ff0056b332e7.txt", SECTION, "5단어 문장의 2번째: 0.25"),
+        Quote("000_1100ff0056b332e7.txt", SECTION, "10단어 문장의 2번째: 0.11"),
+    ],
+    expect="proved",
+)
+
+DOCUMENT_LISTS = {5: (0.0, 0.25, 0.5, 0.75, 1.0), 10: (0.0, 0.11, 0.22, 0.33)}
+"""The values the document prints, by sentence length (the 10-word list goes on with '...')."""
+SECOND = {5: 0.25, 10: 0.11}
+"""The document's '2번째' (2nd) position, by sentence length."""
+
+
+@claim.proof
+def _(p):
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    n, m = sp.symbols("n m", integer=True, positive=True)
+    p.decide(j / (n - 1) - j / (m - 1), j * (m - n) / ((n - 1) * (m - 1)), label="j/(n−1) − j/(m−1)")
+    p.step("so the values differ unless j = 0 or n = m (n, m ≥ 2)", sp.Ne(j * (m - n), 0))
+    p.refute(j / (n - 1), j / (m - 1), label="one index, one value for every length (expected false)")
+    five = sp.Matrix([sp.Rational(index, 4) for index in range(5)])
+    printed = sp.Matrix([sp.Rational(value).limit_denominator(100) for value in DOCUMENT_LISTS[5]])
+    p.decide(five, printed, label="the 5-word list is exactly j/4")
+
+
+@claim.check(dtypes=FLOATS)
+@given(n=st.sampled_from(sorted(DOCUMENT_LISTS)))
+def document_lists(t, n):
+    """arange(n)/(n−1) in the dtype, rounded to two decimals, is the document's list; its index 1 is '2번째'."""
+    values = t.xp.to_float64(t.xp.arange(n) / (n - 1))
+    printed = DOCUMENT_LISTS[n]
+    t.close(np.round(values[: len(printed)], 2), np.asarray(printed), scale=1.0, label=f"{n}-word list")
+    t.close(np.round(values[1], 2), SECOND[n], scale=1.0, label=f"index 1 of {n} words")
+
+
+@claim.check(dtypes=FLOATS)
+@given(n=st.integers(2, 4096), m=st.integers(2, 4096), j=st.integers(1, 4095))
+def same_index_differs(t, n, m, j):
+    """j/(n−1) and j/(m−1) stored in the dtype differ by j(m−n)/((n−1)(m−1)) (1 ≤ j < n, m)."""
+    j = 1 + j % (min(n, m) - 1)
+    first, second = t.xp.array([j / (n - 1)]), t.xp.array([j / (m - 1)])
+    exact = float(Fraction(j * (m - n), (n - 1) * (m - 1)))
+    t.close(first - second, [exact], scale=max(j / (n - 1), j / (m - 1)), bound=2.0, label="difference")
+
+
+@claim.probe
+def document_numbers(r):
+    """The document's lists, its '2nd position', and values shared by different positions."""
+    exact = {n: [Fraction(j, n - 1) for j in range(len(printed))] for n, printed in DOCUMENT_LISTS.items()}
+    r.measure("exact values pos/(n−1)", {n: [str(v) for v in values] for n, values in exact.items()})
+    r.measure(
+        "document minus exact (the 10-word list is rounded to 2 decimals)",
+        {n: [round(p - float(v), 6) for p, v in zip(DOCUMENT_LISTS[n], exact[n], strict=True)] for n in exact},
+    )
+    r.measure(
+        "'2번째' read as index 1 (ordinal, first word = pos 0) vs index 2",
+        {n: {"index 1": float(Fraction(1, n - 1)), "index 2": float(Fraction(2, n - 1))} for n in DOCUMENT_LISTS},
+    )
+    shared = {}
+    for value in (Fraction(1, 4), Fraction(1, 2), Fraction(1)):
+        shared[str(value)] = [
+            f"index {value * (n - 1)} of {n} words" for n in range(2, 13) if (value * (n - 1)).denominator == 1
+        ]
+    r.measure("one value, different positions (n ≤ 12)", shared)
+    lengths = np.arange(2, 20_000, dtype=np.float64)
+    collide = {}
+    for dtype in (*LOW_PRECISION, "float32"):
+        second = rounded(1 / (lengths - 1), dtype)
+        same = np.flatnonzero(second[:-1] == second[1:])
+        collide[dtype] = (
+            f"n = {int(lengths[same[0]])} and {int(lengths[same[0]]) + 1}" if same.size else "none below 20000"
+        )
+    r.measure("first lengths n, n + 1 whose index-1 values round to the same number", collide)
+    series = {f"n = {n}": {"x": list(range(n)), "y": [j / (n - 1) for j in range(n)]} for n in (5, 10, 20)}
+    r.figure(
+        "normalized-positions",
+        "lines",
+        "Normalized position pos/(n−1) by sentence length",
+        "Three lines from 0 to 1: for 5, 10 and 20 words the value at the same index shrinks as the sentence grows "
+        "(index 1: 0.25, 0.11, 0.053).",
+        x_label="index pos",
+        y_label="pos/(n−1)",
+        series=series,
+    )

@@ -1,0 +1,101 @@
+"""X = E + P entry by entry, which needs P as wide as E; NumPy and PyTorch broadcast size-1 mismatches silently."""
+
+import numpy as np
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from checks import FLOAT32, FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.references import Reference
+from checks.strategies import d_models, positions
+
+SEQUENCE, WIDTH = 5, 8
+claim = Claim(
+    id="pe.added-to-embedding",
+    title="The positional encoding is added entry by entry and must match the embedding's shape",
+    statement=(
+        "X = E + P adds PE(pos)[c] to E[pos][c] for every position and dimension, so P must have E's width "
+        "d_model; a mismatch raises in NumPy and PyTorch unless one side has size 1, which broadcasts silently."
+    ),
+    sources=[
+        Quote("001_53050abb35828e70.txt", "1. Transformer 입력", "X = E + P"),
+        Quote(
+            "001_53050abb35828e70.txt", "1. Transformer 입력", "positional encoding은 embedding 차원과 동일해야 합니다."
+        ),
+        Quote("000_1100ff0056b332e7.txt", "입력 처리 전체 과정", "4. 최종 입력 = 임베딩 + PE:"),
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "PyTorch로 보는 Positional Encoding (참고용)",
+            "return x + self.pe[:, :x.size(1), :]",
+        ),
+    ],
+    expect="holds",
+)
+
+
+@claim.check(dtypes=FLOATS)
+@given(seed=st.integers(0, 2**16), at=st.lists(positions(), min_size=1, max_size=8), d=d_models(even=True, high=32))
+def sum_is_entrywise(t, seed, at, d):
+    """Row j of X is E[j] + PE(at[j]), entry by entry, for tokens at any positions."""
+    embedding = np.random.default_rng(seed).uniform(-1, 1, (len(at), d))
+    summed = t.xp.array(embedding) + t.impl.sinusoidal(at, d)
+    expected = embedding + Reference(NumpyBackend("float64")).sinusoidal(at, d)
+    t.close(summed, expected, scale=max(at) + 1.0, bound=4.0, label="E + P")
+
+
+@claim.check(dtypes=(FLOAT32,))
+@given(n=st.integers(1, 16), d=st.integers(2, 64), step=st.integers(1, 62))
+def unequal_widths_raise(t, n, d, step):
+    """E (n, d) + P (n, d_pe) with d_pe ≠ d, both ≥ 2, raises (shapes alone decide, so one dtype suffices)."""
+    d_pe = 2 + (d - 2 + step) % 63
+    embedding, encoding = t.xp.zeros(n, d), t.impl.sinusoidal(np.arange(n), d_pe)
+    try:
+        summed = embedding + encoding
+    except (ValueError, RuntimeError):
+        return
+    raise AssertionError(f"E {tuple(embedding.shape)} + P {tuple(encoding.shape)} gave {tuple(summed.shape)}")
+
+
+def _outcome(embedding, encoding, window: int | None) -> str:
+    """E + P, or E + P[:, :window, :] as the document's forward does; the shape it gives or the error it raises."""
+    try:
+        summed = embedding + (encoding if window is None else encoding[:, :window, :])
+    except (ValueError, RuntimeError) as error:
+        return f"raises {type(error).__name__}"
+    return f"gives shape {tuple(summed.shape)}"
+
+
+@claim.probe
+def shape_mismatches(r):
+    """n = 5 positions, d_model = 8: which shapes of E and P raise, and which broadcast without a word."""
+    pe = Reference(NumpyBackend("float64")).sinusoidal(np.arange(WIDTH), WIDTH)
+    n, d = SEQUENCE, WIDTH
+    cases = {
+        "E (n, d) + P (n, d)": (np.zeros((n, d)), pe[:n]),
+        "E (n, d) + P (n, d − 2)": (np.zeros((n, d)), pe[:n, : d - 2]),
+        "E (n + 1, d) + P (n, d) (sequence longer than P)": (np.zeros((n + 1, d)), pe[:n]),
+        "E (n, d) + P (1, d) (one row: every position gets PE(0))": (np.zeros((n, d)), pe[:1]),
+        "E (n, d) + P (d,) (1-D: every position gets PE(0))": (np.zeros((n, d)), pe[0]),
+        "E (n, d) + P (n, 1) (d_pe = 1: one value spread over all d)": (np.zeros((n, d)), pe[:n, :1]),
+        "E (n, 1) + P (n, d) (embedding width 1)": (np.zeros((n, 1)), pe[:n]),
+        "E (d, d) + Pᵀ (n = d: positions and dimensions swapped)": (np.zeros((d, d)), pe.T),
+        "E (b, n, d) + P (n, d) (a batch)": (np.zeros((2, n, d)), pe[:n]),
+        "document forward: x (1, n, 1) + pe[:, :n, :] with pe (1, max_len, d)": (np.zeros((1, n, 1)), pe[None]),
+    }
+    table = {}
+    for name, (e, p) in cases.items():
+        window = SEQUENCE if name.startswith("document forward") else None
+        table[name] = {
+            "numpy": _outcome(e, p, window),
+            "torch": _outcome(torch.from_numpy(e), torch.from_numpy(p), window),
+        }
+    r.measure("n = 5, d_model = 8: E + P per shape (numpy, torch)", table)
+    matched = ("E (n, d) + P (n, d)", "E (b, n, d) + P (n, d) (a batch)")
+    silent = [name for name, row in table.items() if "gives" in row["torch"] and name not in matched]
+    r.measure("mismatched shapes that broadcast without an error", silent)
+    agree = all(row["numpy"].split()[0] == row["torch"].split()[0] for row in table.values())
+    r.measure("numpy and torch agree on every case", agree)
+    for name in ("E (n, d) + P (n, d − 2)", "E (n + 1, d) + P (n, d) (sequence longer than P)"):
+        if "raises" not in table[name]["torch"] or "raises" not in table[name]["numpy"]:
+            r.counterexample(f"{name} did not raise", **table[name])

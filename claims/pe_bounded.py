@@ -1,0 +1,94 @@
+"""Every PE value lies in [−1, 1], in every dtype after rounding."""
+
+import numpy as np
+import sympy as sp
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from checks import FLOATS, Claim, Quote
+from checks.document_code import numpy_encoding
+from checks.encodings import table_in
+from checks.strategies import d_models
+
+SECTION = "1. 값이 항상 -1 ~ 1 사이"
+claim = Claim(
+    id="pe.bounded",
+    title="PE values always lie between −1 and 1",
+    statement=(
+        "Every entry sin(pos ω_i) or cos(pos ω_i) of PE lies in [−1, 1]; computed and rounded in float64, float32, "
+        "bfloat16 or float16 no entry exceeds 1 in magnitude (rounding to exactly ±1 is allowed)."
+    ),
+    sources=[
+        Quote("000_1100ff0056b332e7.txt", SECTION, "1. 값이 항상 -1 ~ 1 사이"),
+        Quote("000_1100ff0056b332e7.txt", SECTION, "sin과 cos의 출력 범위: [-1, 1]"),
+    ],
+    expect="proved",
+)
+
+FLOAT16_MAX = 65_504
+"""Largest finite float16: positions up to it are drawn in every dtype (a bound needs no tolerance)."""
+
+
+@claim.proof
+def _(p):
+    theta = sp.Symbol("theta", real=True)
+    p.decide(1 - sp.sin(theta) ** 2, sp.cos(theta) ** 2, label="1 − sin²θ = cos²θ")
+    p.decide(1 - sp.cos(theta) ** 2, sp.sin(theta) ** 2, label="1 − cos²θ = sin²θ")
+    p.step("a square of a real number is ≥ 0, so sin²θ ≤ 1 and cos²θ ≤ 1: |sin θ|, |cos θ| ≤ 1", sp.Abs(sp.sin(theta)))
+
+
+def largest_magnitude(t, values) -> float:
+    return float(np.max(np.abs(t.xp.to_float64(values))))
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=st.integers(0, FLOAT16_MAX), d=d_models(even=None, high=256))
+def entries_within_one(t, pos, d):
+    """max |PE(pos)| computed in the dtype never exceeds 1, not even by one unit in the last place."""
+    largest = largest_magnitude(t, t.impl.sinusoidal([pos], d))
+    t.close(max(largest - 1.0, 0.0), 0.0, label="max |PE| beyond 1")
+    assert largest <= 1.0, f"|PE| = {largest!r} > 1 at pos {pos}, d_model {d} ({t.dtype})"
+
+
+def every_finite(dtype: torch.dtype) -> torch.Tensor:
+    """Every finite value of a 16-bit float type, from its 65,536 bit patterns."""
+    patterns = torch.arange(-(2**15), 2**15, dtype=torch.int32).to(torch.int16)
+    values = patterns.view(dtype)
+    return values[torch.isfinite(values)]
+
+
+@claim.probe
+def exhaustive_and_document(r):
+    """sin and cos of every finite bfloat16/float16 input; wide tables; the document's own table."""
+    exhaustive = {}
+    for name in ("bfloat16", "float16"):
+        inputs = every_finite(getattr(torch, name))
+        found = {"inputs": int(inputs.numel())}
+        for function in (torch.sin, torch.cos):
+            values = function(inputs).double()
+            found[f"torch {function.__name__}: max |value|"] = float(values.abs().max())
+            found[f"torch {function.__name__}: values exactly ±1"] = int((values.abs() == 1).sum())
+        if name == "float16":
+            numpy_inputs = inputs.numpy()
+            for function in (np.sin, np.cos):
+                found[f"numpy {function.__name__}: max |value|"] = float(np.max(np.abs(function(numpy_inputs))))
+        exhaustive[name] = found
+    r.measure("every finite 16-bit input", exhaustive)
+    tables = {}
+    for dtype in FLOATS:
+        table = table_in(dtype, np.arange(0, FLOAT16_MAX, 7), 64)
+        tables[dtype] = {
+            "max |PE|": float(np.max(np.abs(table))),
+            "entries exactly ±1": int(np.sum(np.abs(table) == 1)),
+        }
+    r.measure("PE in each dtype, positions 0, 7, …, 65499, d_model = 64", tables)
+    document = numpy_encoding(50, 64)
+    r.measure(
+        "document 000's positional_encoding(50, 64)",
+        {"min": float(document.min()), "max": float(document.max()), "printed": "값 범위: [-1.000, 1.000]"},
+    )
+    over = {name: found for name, found in exhaustive.items() if any(v > 1 for k, v in found.items() if "max" in k)}
+    over |= {dtype: found for dtype, found in tables.items() if found["max |PE|"] > 1}
+    if over or np.max(np.abs(document)) > 1:
+        r.counterexample("a sin/cos value exceeds 1 in magnitude after rounding", **over)

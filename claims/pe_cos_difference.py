@@ -1,0 +1,102 @@
+"""cos(A − B) = cos A cos B + sin A sin B: each product moves as both hands turn, their sum does not."""
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.references import Reference
+from checks.similarity import dot
+from checks.strategies import frequencies, offsets, positions
+
+BOX = "cos(A − B) 공식은 무엇을 말하나"
+BOX_OMEGA, BOX_K = 0.5, 1
+claim = Claim(
+    id="pe.cos-difference",
+    title="The two products see-saw; their sum cos(A − B) stays put",
+    statement=(
+        "cos(A − B) = cos A cos B + sin A sin B. With A = ω(p + k), B = ωp the products sin A sin B and "
+        "cos A cos B each move with p (by ∓cos(ω(2p + k))/2), and their sum is cos(ωk) at every p; "
+        "the box's setting is ω = 0.5, k = 1."
+    ),
+    sources=[
+        Quote("002_86fa32f25d4c4c54.txt", BOX, "$\\cos(A-B) = \\cos A\\cos B + \\sin A\\sin B$"),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            BOX,
+            "sin과 cos가 둘 다 필요한 이유: 오른쪽 두 항은 따로 보면 바늘 위치에 따라 출렁입니다. 그런데 한쪽이 "
+            "줄면 다른 쪽이 그만큼 늘어나는 시소처럼 움직여서, 더한 값은 늘 일정합니다.",
+        ),
+        Quote("002_86fa32f25d4c4c54.txt", BOX, "두 단어는 항상 1칸 떨어져 있습니다(ω = 0.5, k = 1)."),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            BOX,
+            "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
+        ),
+    ],
+    expect="proved",
+)
+
+
+@claim.proof
+def _(p):
+    a, b = p.reals("A B")
+    p.decide(sp.cos(a - b), sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b), label="cos(A − B)")
+    w = sp.Symbol("omega", positive=True)
+    place, k = p.reals("p k")
+    ahead, here = w * (place + k), w * place
+    swing = sp.cos(w * (2 * place + k))
+    p.decide(2 * sp.sin(ahead) * sp.sin(here), sp.cos(w * k) - swing, label="2 sin A sin B = cos(ωk) − cos(ω(2p+k))")
+    p.decide(2 * sp.cos(ahead) * sp.cos(here), sp.cos(w * k) + swing, label="2 cos A cos B = cos(ωk) + cos(ω(2p+k))")
+    p.free_of(sp.cos(w * k), place, label="the sum cos(ωk) contains no p (the swings cancel)")
+
+
+@claim.check(dtypes=FLOATS)
+@given(place=positions(), k=offsets(), w=frequencies())
+def products_swing_sum_stays(t, place, k, w):
+    angles = t.xp.array([place + k, place]) * t.xp.array(w)
+    s, c = t.xp.sin(angles), t.xp.cos(angles)
+    sin_product, cos_product = s[0] * s[1], c[0] * c[1]
+    scale = w * (abs(place + k) + abs(place))
+    swing = np.cos(w * (2 * place + k)) / 2
+    t.close(sin_product, np.cos(w * k) / 2 - swing, scale=scale, bound=1.0, label="sin A sin B")
+    t.close(cos_product, np.cos(w * k) / 2 + swing, scale=scale, bound=1.0, label="cos A cos B")
+    t.close(sin_product + cos_product, np.cos(w * k), scale=scale, bound=2.0, label="sin A sin B + cos A cos B")
+
+
+@claim.probe
+def box_setting(r):
+    """ω = 0.5, k = 1, the reference position p swept over 0 … 40 in steps of 0.1 (float64)."""
+    place = np.round(np.arange(401) * 0.1, 1)
+    ahead, here = BOX_OMEGA * (place + BOX_K), BOX_OMEGA * place
+    sin_product, cos_product = np.sin(ahead) * np.sin(here), np.cos(ahead) * np.cos(here)
+    total = sin_product + cos_product
+    r.measure("ω=0.5, k=1: (min, max) of sin A sin B over p", (float(sin_product.min()), float(sin_product.max())))
+    r.measure("ω=0.5, k=1: (min, max) of cos A cos B over p", (float(cos_product.min()), float(cos_product.max())))
+    r.measure("ω=0.5, k=1: (min, max) of the sum over p", (float(total.min()), float(total.max())))
+    r.measure("cos(ω k) = cos(0.5)", float(np.cos(BOX_OMEGA * BOX_K)))
+    r.measure(
+        "largest |Δ(sin A sin B) + Δ(cos A cos B)| between neighbouring p (the see-saw)",
+        float(np.max(np.abs(np.diff(sin_product) + np.diff(cos_product)))),
+    )
+    reference = Reference(NumpyBackend("float64"))
+    pe = reference.sinusoidal([5, 8, 100, 103], 64)
+    r.measure(
+        "d_model=64: PE(5)·PE(8), PE(100)·PE(103)",
+        (float(dot(reference, pe[0], pe[1])), float(dot(reference, pe[2], pe[3]))),
+    )
+    r.figure(
+        "see-saw",
+        "lines",
+        "Both products swing with p; their sum stays at cos(0.5)",
+        alt="Over p from 0 to 40, sin A sin B and cos A cos B oscillate in opposite phase between about −0.06 and "
+        "0.94, while their sum is a flat line at cos(0.5) ≈ 0.878.",
+        x_label="reference position p (ω = 0.5, k = 1)",
+        y_label="value",
+        series={
+            "sin A sin B": {"x": place.tolist(), "y": sin_product.tolist()},
+            "cos A cos B": {"x": place.tolist(), "y": cos_product.tolist()},
+            "sum = cos(A − B)": {"x": place.tolist(), "y": total.tolist()},
+        },
+    )

@@ -1,0 +1,98 @@
+"""PE(pos) · PE(pos + k) = Σ_i cos(ω_i k): the dot product sees only the distance k (and not its sign)."""
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.formulas import k, omega, pairs_sum, pos
+from checks.references import Reference
+from checks.similarity import dot, dot_scale, similarity_curve
+from checks.strategies import d_models, offsets, positions
+
+claim = Claim(
+    id="pe.dot-distance-only",
+    title="The dot product of two PE vectors depends only on their distance",
+    statement=(
+        "For even d_model, PE(pos) · PE(pos + k) = Σ_{i=0}^{d_model/2−1} cos(ω_i k) for every pos: the right side "
+        "contains no pos, and k and −k give the same value."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§6 크기는 일정하고, 내적은 거리만 본다",
+            "두 위치 벡터의 내적은 쌍별로 $\\sin a\\sin b + \\cos a\\cos b = \\cos(a-b)$가 되어",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§6 크기는 일정하고, 내적은 거리만 본다",
+            "오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 위치가 아니라 두 단어 "
+            "사이의 거리 k에만 의존합니다.",
+        ),
+        Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "두 위치 간 관계를 계산할 수 있습니다."),
+    ],
+    expect="qualified",
+)
+
+
+@claim.proof
+def _(p):
+    a, b = p.reals("a b")
+    p.decide(sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b), sp.cos(a - b), label="one pair: sin a sin b + cos a cos b")
+    w = omega()
+    distance_sum = pairs_sum(sp.cos(w * k))
+
+    def dot_with(other: sp.Expr) -> sp.Sum:
+        return pairs_sum(sp.sin(w * pos) * sp.sin(w * other) + sp.cos(w * pos) * sp.cos(w * other))
+
+    p.decide(dot_with(pos + k), distance_sum, label="PE(pos)·PE(pos+k) = Σ cos(ω_i k), termwise over the pairs")
+    p.free_of(distance_sum, pos, label="Σ cos(ω_i k) contains no pos")
+    p.decide(dot_with(pos - k), distance_sum, label="k → −k: PE(pos)·PE(pos−k) is the same sum")
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
+def dot_product_is_distance_only(t, pos, k, d):
+    rows = t.impl.sinusoidal([pos, pos + k, pos - k], d)
+    expected = float(similarity_curve(d, [k])[0])
+    for row, label in ((1, "PE(pos)·PE(pos+k)"), (2, "PE(pos)·PE(pos−k)")):
+        scale = dot_scale(d, pos, pos + (k if row == 1 else -k))
+        t.close(dot(t.impl, rows[0], rows[row]), expected, scale=scale, bound=float(d), label=label)
+
+
+@claim.probe
+def free_of_position(r):
+    """d_model = 64, k = 3: the dot product at 200 positions spreads only by rounding."""
+    reference = Reference(NumpyBackend("float64"))
+    pe = reference.sinusoidal(np.arange(-3, 203), 64)  # row j is position j − 3
+    here, ahead, behind = pe[3:203], pe[6:206], pe[0:200]
+    forward, backward = np.sum(here * ahead, axis=1), np.sum(here * behind, axis=1)
+    r.measure("d_model=64, k=3: Σ cos(ω_i·3)", float(similarity_curve(64, [3])[0]))
+    r.measure("d_model=64, k=3: spread of PE(pos)·PE(pos+3) over pos < 200", float(np.ptp(forward)))
+    r.measure(
+        "d_model=64: largest |PE(pos)·PE(pos+3) − PE(pos)·PE(pos−3)| over pos < 200",
+        float(np.abs(forward - backward).max()),
+    )
+
+
+@claim.probe
+def odd_d_model(r):
+    """Odd d_model, the last column a lone sin as in document 000's code: the dot product depends on pos."""
+    reference = Reference(NumpyBackend("float64"))
+    d, step = 5, 3
+    pe = reference.sinusoidal(np.arange(2000 + step), d)
+    dots = np.sum(pe[:2000] * pe[step:], axis=1)
+    spread = float(np.ptp(dots))
+    r.measure(
+        "odd d_model=5, k=3: (min, max) of PE(pos)·PE(pos+3) over pos < 2000", (float(dots.min()), float(dots.max()))
+    )
+    if spread > 1e-6:
+        r.condition(
+            "d_model must be even: with odd d_model the last sin has no cos partner and PE(pos)·PE(pos+k) "
+            f"depends on pos (d_model=5, k=3: {dots.min():.4f} … {dots.max():.4f} over pos < 2000)",
+            d_model=d,
+            k=step,
+            min_dot=float(dots.min()),
+            max_dot=float(dots.max()),
+        )

@@ -1,0 +1,94 @@
+"""The example PE vectors of the input walkthrough are the formula's values for d_model = 4 only."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.references import Reference, frequency_values
+
+DOCUMENT, SECTION = "000_1100ff0056b332e7.txt", "입력 처리 전체 과정"
+PRINTED_PE = {0: (0.0, 1.0, 0.0), 1: (0.84, 0.54, 0.01), 2: (0.91, -0.42, 0.02)}
+"""Step 3: the first three entries of PE(pos), as printed (2 decimals)."""
+EMBEDDINGS = {1: (0.2, -0.5, 0.8), 2: (0.1, 0.3, -0.2), 3: (-0.4, 0.7, 0.1)}
+"""Step 2: token j's embedding; token j stands at position j − 1."""
+SOLVED_D_MODEL = 4
+
+
+def pe_line(pos: int) -> str:
+    return f"위치{pos}의 PE → [{', '.join(map(repr, PRINTED_PE[pos]))}, ...]"
+
+
+def sum_line(token: int) -> str:
+    terms = (
+        f"{e!r}{'+' if p >= 0 else '-'}{abs(p)!r}"
+        for e, p in zip(EMBEDDINGS[token], PRINTED_PE[token - 1], strict=True)
+    )
+    return f"토큰{token} → [{', '.join(terms)}, ...]"
+
+
+claim = Claim(
+    id="pe.example-vectors",
+    title="The walkthrough's PE vectors fit d_model = 4, not the lesson's 64 or 512",
+    statement=(
+        "The printed PE(0), PE(1), PE(2) (first three entries, 2 decimals) equal the formula's values "
+        "[sin pos, cos pos, sin(pos/10000^(2/d_model))] only for d_model = 4, which the text does not state; "
+        "step 4 adds each embedding to the PE of its position, entry by entry."
+    ),
+    sources=[Quote(DOCUMENT, SECTION, pe_line(pos)) for pos in PRINTED_PE]
+    + [Quote(DOCUMENT, SECTION, sum_line(token)) for token in EMBEDDINGS],
+    expect="qualified",
+)
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=st.sampled_from(sorted(PRINTED_PE)))
+def printed_values_at_d_model_4(t, pos):
+    pe = t.impl.sinusoidal([pos], SOLVED_D_MODEL)[0, :3]
+    exact = Reference(NumpyBackend("float64")).sinusoidal([pos], SOLVED_D_MODEL)[0, :3]
+    t.close(pe, exact, scale=pos, bound=2.0, label=f"PE({pos})[:3], d_model=4")
+    rounded = np.round(t.xp.to_float64(pe), 2)
+    if not np.array_equal(rounded, PRINTED_PE[pos]):
+        raise AssertionError(f"PE({pos})[:3] in {t.dtype} rounds to {rounded.tolist()}, printed {PRINTED_PE[pos]}")
+
+
+def first_entries(d_model: int, pos: int) -> list[float]:
+    return np.round(Reference(NumpyBackend("float64")).sinusoidal([pos], d_model)[0, :3], 2).tolist()
+
+
+@claim.probe
+def solve_d_model(r):
+    """Every d_model 1 … 1024 whose PE(1), PE(2) round to the printed entries (the third entry decides)."""
+    fits = [d for d in range(1, 1025) if all(first_entries(d, pos) == list(PRINTED_PE[pos]) for pos in PRINTED_PE)]
+    r.measure("d_model 1…1024 whose first three entries round as printed", fits)
+    r.measure(
+        "ω_1 = 10000^(−2/d_model) for d_model = 4, 64, 512", {d: float(frequency_values(d)[1]) for d in (4, 64, 512)}
+    )
+    r.measure(
+        "PE(1)[:3] rounded, d_model = 64 (the lesson's code) and 512", {d: first_entries(d, 1) for d in (64, 512)}
+    )
+    if fits != [SOLVED_D_MODEL]:
+        r.counterexample("no d_model, or another one, reproduces the printed vectors", fits=fits)
+        return
+    r.condition(
+        "the printed vectors hold only for d_model = 4, which the walkthrough never states (it says 'd_model 차원 "
+        "벡터'; the lesson's code uses 64, its formula section 512): the third entry sin(1/10000^(2/d_model)) "
+        f"rounds to 0.01 only for d_model = 4; d_model = 64 gives {first_entries(64, 1)[2]} and 512 gives "
+        f"{first_entries(512, 1)[2]}",
+        fits=fits,
+        d_model_64=first_entries(64, 1),
+        d_model_512=first_entries(512, 1),
+    )
+
+
+@claim.probe
+def final_input(r):
+    """Step 4: token j + its position's PE, entry by entry (the quoted lines are built from steps 2 and 3)."""
+    totals = {token: np.round(np.add(EMBEDDINGS[token], PRINTED_PE[token - 1]), 10).tolist() for token in EMBEDDINGS}
+    r.measure("step 4 sums, token → first three entries", totals)
+    exact = Reference(NumpyBackend("float64")).sinusoidal([0, 1, 2], SOLVED_D_MODEL)[:, :3]
+    r.measure(
+        "largest |printed PE − formula (d_model = 4)| over the nine entries",
+        float(np.max(np.abs(np.array([PRINTED_PE[p] for p in PRINTED_PE]) - exact))),
+    )

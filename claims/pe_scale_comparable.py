@@ -1,0 +1,153 @@
+"""PE added to a word embedding does not swamp it: true only when the embedding's entries are of order one."""
+
+import math
+
+import numpy as np
+import sympy as sp
+import torch
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.formulas import d_model, omega, pairs_sum, pos
+from checks.references import Reference
+from checks.strategies import d_models, positions, vectors
+
+SECTION = "1. 값이 항상 -1 ~ 1 사이"
+claim = Claim(
+    id="pe.scale-comparable",
+    title="Position and word information have comparable scales when added",
+    statement=(
+        "‖PE(pos)‖ = √(d_model/2) at every position, so ‖PE‖/‖E‖ = 1/(√2·RMS(E)): an embedding with entries "
+        "in [−1, 1] never outweighs PE (ratio ≥ 1/√2), and PE does not swamp the word only when the word's "
+        "entries are of order one (uniform [−1, 1]: 1.22; N(0, 1): 0.71); small-init embeddings are swamped."
+    ),
+    sources=[
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            SECTION,
+            "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처",
+        ),
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            SECTION,
+            "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
+        ),
+    ],
+    expect="qualified",
+)
+
+WIDTH = 16
+"""Largest d_model the check draws (the bound ‖E‖ ≤ √2‖PE‖ has the same form for every even d)."""
+WORDS = 256
+D_MODELS = (16, 32, 64, 128, 256, 512, 1024)
+SWAMPED = 3.0
+"""A norm ratio beyond which one side dominates the sum (cos(E + PE, E) below about 0.32)."""
+
+
+@claim.proof
+def _(p):
+    p.decide(
+        pairs_sum(sp.sin(omega() * pos) ** 2 + sp.cos(omega() * pos) ** 2), d_model / 2, label="‖PE(pos)‖² = d_model/2"
+    )
+    x = sp.Symbol("x", real=True)
+    p.step(
+        "E[x²] for x ~ U[−1, 1] (sympy.integrate)",
+        sp.Eq(sp.Integral(x**2 / 2, (x, -1, 1)), sp.integrate(x**2 / 2, (x, -1, 1))),
+    )
+    sigma = sp.Symbol("sigma", positive=True)
+    p.decide(
+        (d_model / 2) / (d_model * sigma**2),
+        1 / (2 * sigma**2),
+        label="‖PE‖²/E‖E‖² = 1/(2σ²) for entries of mean square σ²",
+    )
+    scales = {
+        "U[−1, 1]": sp.Rational(1, 3),
+        "N(0, 1)": sp.Integer(1),
+        "N(0, 1/d_model)": 1 / d_model,
+        "N(0, 0.02²)": sp.Rational(1, 2500),
+    }
+    p.step(
+        "‖PE‖/‖E‖ ≈ 1/√(2σ²) for U[−1, 1], N(0, 1), N(0, 1/d_model), N(0, 0.02²)",
+        sp.Tuple(*(sp.sqrt(1 / (2 * s)) for s in scales.values())),
+    )
+    p.step("the integer index p·1 against the same word: ‖p·1‖/‖E‖ = p√d/(σ√d)", sp.Symbol("p") / sigma)
+
+
+def norm(t, values) -> float:
+    return float(t.xp.to_float64(t.xp.sqrt(t.xp.sum(values * values))))
+
+
+@claim.check(dtypes=FLOATS)
+@given(e=vectors(WIDTH), pos=positions(), d=d_models(even=True, high=WIDTH))
+def word_never_outweighs_position(t, e, pos, d):
+    """An embedding with entries in [−1, 1] has ‖E‖ ≤ √d = √2·‖PE(pos)‖ (norms computed in the dtype)."""
+    excess = norm(t, t.xp.array(e[:d])) - math.sqrt(2) * norm(t, t.impl.sinusoidal([pos], d))
+    t.close(max(excess, 0.0), 0.0, scale=math.sqrt(d), label="‖E‖ − √2‖PE‖ above 0")
+
+
+def embeddings(d: int) -> dict[str, np.ndarray]:
+    """WORDS word vectors per usual initialisation (seeded)."""
+    rng = np.random.default_rng(d)
+    torch.manual_seed(d)
+    default = torch.nn.Embedding(WORDS, d).weight.detach().double().numpy()
+    return {
+        "uniform [−1, 1]": rng.uniform(-1.0, 1.0, (WORDS, d)),
+        "nn.Embedding default N(0, 1)": default,
+        "N(0, 1/d_model)": rng.normal(0.0, 1 / math.sqrt(d), (WORDS, d)),
+        "N(0, 0.02²) (BERT, GPT-2)": rng.normal(0.0, 0.02, (WORDS, d)),
+    }
+
+
+def cosine_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.sum(x * y, axis=1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
+
+
+@claim.probe
+def ratios(r):
+    """‖PE‖/‖E‖ and how much of the word's direction survives E + PE, per initialisation and d_model."""
+    reference = Reference(NumpyBackend("float64"))
+    table, series = {}, {}
+    for d in D_MODELS:
+        pe = reference.sinusoidal(np.arange(WORDS), d)
+        for name, words in embeddings(d).items():
+            ratio = float(np.median(np.linalg.norm(pe, axis=1) / np.linalg.norm(words, axis=1)))
+            kept = float(np.mean(cosine_rows(words + pe, words)))
+            table.setdefault(name, {})[d] = {"median ‖PE‖/‖E‖": round(ratio, 4), "mean cos(E + PE, E)": round(kept, 4)}
+            series.setdefault(name, {"x": [], "y": []})
+            series[name]["x"].append(d)
+            series[name]["y"].append(ratio)
+    r.measure("per initialisation and d_model (256 words at positions 0–255)", table)
+    words = embeddings(512)["uniform [−1, 1]"]
+    index = {}
+    for p in (10, 100, 10_000):
+        shifted = words + p
+        index[p] = {
+            "median ‖p·1‖/‖E‖": round(float(np.median(p * math.sqrt(512) / np.linalg.norm(words, axis=1))), 1),
+            "mean cos(E + p·1, E)": round(float(np.mean(cosine_rows(shifted, words))), 4),
+        }
+    r.measure("integer index p·1 beside uniform [−1, 1] words, d_model = 512", index)
+    r.figure(
+        "pe-to-word-norm",
+        "lines",
+        "‖PE‖/‖E‖ by embedding initialisation",
+        "Median norm ratio of PE to the word embedding against d_model: flat near 1.2 for uniform [−1, 1] and 0.71 "
+        "for nn.Embedding's N(0, 1), growing as √(d_model/2) for N(0, 1/d_model), flat near 35 for N(0, 0.02²).",
+        x_label="d_model",
+        y_label="‖PE‖/‖E‖",
+        series=series,
+    )
+    swamped = {name: rows[512] for name, rows in table.items() if rows[512]["median ‖PE‖/‖E‖"] > SWAMPED}
+    if swamped:
+        r.condition(
+            "PE's norm is √(d_model/2) whatever the word, so 'scales are similar' needs embedding entries of "
+            "order one (uniform [−1, 1]: ‖PE‖/‖E‖ ≈ 1.22, N(0, 1): 0.71). Common small initialisations are "
+            "swamped at d_model = 512: "
+            + "; ".join(
+                f"{name}: ratio {v['median ‖PE‖/‖E‖']}, cos(E + PE, E) {v['mean cos(E + PE, E)']}"
+                for name, v in swamped.items()
+            )
+            + " (the original Transformer multiplies embeddings by √d_model before adding PE).",
+            d_model=512,
+            **{name: v["median ‖PE‖/‖E‖"] for name, v in swamped.items()},
+        )

@@ -1,0 +1,126 @@
+"""Going from pos to pos + k turns every pair's hand by ω_i·k, whatever pos."""
+
+import math
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.encodings import clockwise_turn
+from checks.references import Reference, frequency_values
+from checks.strategies import d_models, offsets, positions
+
+SECTION = "4. 시계 바늘: 원 위의 한 점"
+claim = Claim(
+    id="pe.shift-angle-pos-free",
+    title="A k-step shift adds the same angle ω_i·k at every position",
+    statement=(
+        "The hand of pair i at pos + k is the hand at pos turned clockwise by ω_i(pos + k) − ω_i pos = ω_i k: its "
+        "cosine and sine, x₀x₁ + y₀y₁ = cos(ω_i k) and x₁y₀ − y₁x₀ = sin(ω_i k), contain no pos."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            SECTION,
+            "pos에서 pos+k로 가면 각도가 $\\omega_i k$만큼 늘어납니다. 이 증가량에는 pos가 들어 있지 않습니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            SECTION,
+            "바늘이 지금 3시에 있든 8시에 있든 “30° 더 돌려라”라는 명령은 같습니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "데모 4 · d_model = 16의 시계 8개",
+            "pos 슬라이더를 움직여 보세요. 바늘은 돌지만 호의 길이는 그대로입니다.",
+        ),
+    ],
+    expect="proved",
+)
+
+DEMO_D_MODEL, DEMO_POS, DEMO_K = 16, 0, 2
+"""Demo 4's settings: 8 clocks, pos slider at 0, k = 2."""
+PROBE_POSITIONS = (0, 5, 50, 500)
+DIAL_POINTS = 40
+
+
+@claim.proof
+def _(p):
+    pos, k = sp.symbols("pos k", real=True)
+    w = sp.Symbol("omega", positive=True)
+    increase = w * (pos + k) - w * pos
+    p.decide(increase, w * k, label="angle increase ω(pos + k) − ω pos = ω k")
+    p.free_of(sp.expand(increase), pos, label="the increase contains no pos")
+    before, after = w * pos, w * (pos + k)
+    cosine = sp.sin(before) * sp.sin(after) + sp.cos(before) * sp.cos(after)
+    sine = sp.sin(after) * sp.cos(before) - sp.cos(after) * sp.sin(before)
+    p.decide(cosine, sp.cos(w * k), label="x₀x₁ + y₀y₁ = cos(ω k)")
+    p.decide(sine, sp.sin(w * k), label="x₁y₀ − y₁x₀ = sin(ω k): clockwise turn by ω k")
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=positions(), other=positions(), k=offsets(), d=d_models(even=True, high=128))
+def same_turn_at_two_positions(t, pos, other, k, d):
+    """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k)."""
+    rows = t.impl.sinusoidal([pos, pos + k, other, other + k], d)
+    expected = (np.cos(k * frequency_values(d)), np.sin(k * frequency_values(d)))
+    scale = max(abs(pos), abs(pos + k), abs(other), abs(other + k))
+    for start, label in ((0, "at pos"), (2, "at the other position")):
+        cosine, sine = clockwise_turn(rows[start], rows[start + 1])
+        t.close(cosine, expected[0], scale=scale, bound=2.0, label=f"cos of the turn {label}")
+        t.close(sine, expected[1], scale=scale, bound=2.0, label=f"sin of the turn {label}")
+
+
+@claim.probe
+def demo_four(r):
+    """Demo 4 (d_model = 16, 8 clocks, k = 2): hands at pos and pos + k, and the arc at several pos."""
+    reference = Reference(NumpyBackend("float64"))
+    arcs = {}
+    for start in PROBE_POSITIONS:
+        rows = reference.sinusoidal([start, start + DEMO_K], DEMO_D_MODEL)
+        cosine, sine = clockwise_turn(rows[0], rows[1])
+        arcs[start] = np.degrees(np.arctan2(sine, cosine))
+    expected = np.degrees(DEMO_K * frequency_values(DEMO_D_MODEL))
+    r.measure("arc ω_i·k in degrees per clock (k = 2), from ω_i", np.round(expected, 4).tolist())
+    r.measure(
+        "largest difference of the measured arc from ω_i·k, per pos (degrees)",
+        {start: float(np.max(np.abs(arc - expected))) for start, arc in arcs.items()},
+    )
+    rows = reference.sinusoidal([DEMO_POS, DEMO_POS + DEMO_K], DEMO_D_MODEL)
+    centres = [(3.0 * (index % 4), -3.0 * (index // 4)) for index in range(DEMO_D_MODEL // 2)]
+    circle = np.linspace(0.0, 2 * math.pi, DIAL_POINTS, endpoint=False)
+    dial = {
+        "x": [cx + float(v) for cx, _ in centres for v in np.sin(circle)],
+        "y": [cy + float(v) for _, cy in centres for v in np.cos(circle)],
+    }
+    tips = {}
+    for row, label in ((rows[0], f"hand at pos = {DEMO_POS}"), (rows[1], f"hand at pos + k = {DEMO_POS + DEMO_K}")):
+        tips[label] = {
+            "x": [cx + float(x) for (cx, _), x in zip(centres, row[0::2], strict=True)],
+            "y": [cy + float(y) for (_, cy), y in zip(centres, row[1::2], strict=True)],
+        }
+    r.figure(
+        "demo-4-clocks",
+        "scatter",
+        "Demo 4: the 8 clocks of d_model = 16, pos = 0 and pos + k = 2",
+        "Eight unit dials in two rows of four (clock i = 0 … 7 left to right, top row first), x = sin, y = cos. "
+        "At pos = 0 every hand points to 12 o'clock; at pos + 2 clock i has turned clockwise by 2ω_i: "
+        "about 115° for clock 0, then less and less, to about 0.04° for clock 7.",
+        x_label="sin (offset per clock)",
+        y_label="cos (offset per clock)",
+        series={"dial": dial, **tips},
+    )
+    r.figure(
+        "demo-4-arcs",
+        "lines",
+        "The arc between pos and pos + 2 is the same at every pos",
+        "Clockwise turn in degrees from pos to pos + 2 for the 8 clocks, measured from the vectors at pos = 0, 5, "
+        "50 and 500: the four lines lie on top of each other, falling from 114.6° (clock 0) to 0.036° (clock 7).",
+        x_label="clock i",
+        y_label="turn (degrees)",
+        series={
+            f"pos = {start}": {"x": list(range(DEMO_D_MODEL // 2)), "y": arc.tolist()} for start, arc in arcs.items()
+        },
+    )

@@ -1,0 +1,111 @@
+"""sin x = sin(π − x): one sin value names two positions per period; the paired cos has opposite signs there."""
+
+import math
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.strategies import frequencies, positions
+
+SECTION = "3. sin 하나로는 부족하다"
+claim = Claim(
+    id="pe.sin-ambiguous",
+    title="sin alone is ambiguous within a period; cos tells the two points apart",
+    statement=(
+        "For a frequency ω, position pos and its partner π/ω − pos have the same sin(ω·) but cos values of opposite "
+        "sign; the two points coincide exactly when cos(ω pos) = 0. Demo 3 (pos = 3, ω = 0.30): the partner is "
+        "(π − 0.9)/0.3 ≈ 7.47."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            SECTION,
+            "한 주파수만 놓고 보면 $\\sin x$는 한 주기 안에서 같은 값을 두 번 냅니다($\\sin x = \\sin(\\pi - x)$).",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt", SECTION, "짝이 되는 cos가 그 답을 줍니다. 두 지점에서 cos는 부호가 반대입니다."
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "데모 3 · 같은 sin 값, 다른 위치",
+            "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다.",
+        ),
+    ],
+    expect="proved",
+)
+
+DEMO_POS, DEMO_OMEGA = 3, 0.30
+
+
+@claim.proof
+def _(p):
+    x = sp.Symbol("x", real=True)
+    sin_mirror, cos_mirror = sp.sin(sp.pi - x, evaluate=False), sp.cos(sp.pi - x, evaluate=False)
+    p.decide(sin_mirror, sp.sin(x), label="sin(π − x) = sin x")
+    p.decide(cos_mirror, -sp.cos(x), label="cos(π − x) = −cos x: opposite signs")
+    gap = (sp.sin(x) - sin_mirror) ** 2 + (sp.cos(x) - cos_mirror) ** 2
+    p.decide(gap, 4 * sp.cos(x) ** 2, label="the two points coincide only where cos x = 0")
+    w = sp.Symbol("omega", positive=True)
+    pos = sp.Symbol("pos", real=True)
+    partner = sp.pi / w - pos
+    p.decide(sp.sin(w * partner), sp.sin(w * pos), label="partner position π/ω − pos has the same sin")
+    p.step(
+        "demo 3: partner of pos = 3 at ω = 3/10",
+        sp.Eq(partner.subs({w: sp.Rational(3, 10), pos: 3}), (sp.pi - sp.Rational(9, 10)) / sp.Rational(3, 10)),
+    )
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=positions(), omega=frequencies())
+def partner_shares_sin_not_cos(t, pos, omega):
+    """In the dtype, sin(ω p′) = sin(ω pos) and cos(ω p′) = −cos(ω pos) for p′ = π/ω − pos."""
+    partner = math.pi / omega - pos
+    here = t.xp.array([pos]) * t.xp.array([omega])
+    there = t.xp.array([partner]) * t.xp.array([omega])
+    scale = max(abs(pos * omega), abs(partner * omega))
+    t.close(t.xp.sin(there), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at the partner")
+    t.close(t.xp.cos(there), [-math.cos(omega * pos)], scale=scale, bound=2.0, label="cos at the partner")
+    t.close(t.xp.sin(here), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at pos")
+
+
+@claim.probe
+def demo_three(r):
+    """pos = 3, ω = 0.30: the other position with the same sin, and the integer positions nearest to it."""
+    angle = DEMO_POS * DEMO_OMEGA
+    partner = (math.pi - angle) / DEMO_OMEGA
+    r.measure(
+        "demo 3 (pos = 3, ω = 0.30)",
+        {
+            "partner (π − 0.9)/0.3": partner,
+            "period 2π/ω": 2 * math.pi / DEMO_OMEGA,
+            "sin at pos, at partner": [math.sin(angle), math.sin(DEMO_OMEGA * partner)],
+            "cos at pos, at partner": [math.cos(angle), math.cos(DEMO_OMEGA * partner)],
+        },
+    )
+    near = {q: {"sin": math.sin(DEMO_OMEGA * q), "cos": math.cos(DEMO_OMEGA * q)} for q in (7, 8)}
+    r.measure("integer positions beside the partner (it is not itself an integer)", near)
+    others = np.arange(0, 1000)
+    others = others[others != DEMO_POS]
+    gaps = np.abs(np.sin(DEMO_OMEGA * others) - math.sin(angle))
+    closest = int(others[np.argmin(gaps)])
+    r.measure(
+        "integer q < 1000 whose sin(0.3 q) is closest to sin(0.9)",
+        {"q": closest, "|sin difference|": float(gaps.min()), "cos there": math.cos(DEMO_OMEGA * closest)},
+    )
+    grid = np.linspace(0.0, 2 * math.pi / DEMO_OMEGA, 120)
+    r.figure(
+        "demo-3",
+        "lines",
+        "Same sin, different position (ω = 0.30)",
+        "sin(0.3·pos) and cos(0.3·pos) over one period (0 to 20.9); marks at pos = 3 and at its partner 7.47, where "
+        "the sin curve has the same height 0.78 and the cos curve has opposite signs (+0.62 and −0.62).",
+        x_label="pos",
+        y_label="value",
+        series={
+            "sin(ω·pos)": {"x": grid.tolist(), "y": np.sin(DEMO_OMEGA * grid).tolist()},
+            "cos(ω·pos)": {"x": grid.tolist(), "y": np.cos(DEMO_OMEGA * grid).tolist()},
+        },
+        marks={"pos = 3": float(DEMO_POS), "partner 7.47": partner},
+    )

@@ -1,0 +1,87 @@
+"""Each (sin θ, cos θ) pair lies on the unit circle: 12 o'clock at θ = 0, turning clockwise as θ grows."""
+
+import math
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.encodings import clockwise_turn, table_in
+from checks.formulas import pair
+from checks.references import frequency_values
+from checks.strategies import d_models, positions
+
+SECTION = "4. 시계 바늘: 원 위의 한 점"
+claim = Claim(
+    id="pe.unit-circle",
+    title="A PE pair is a clock hand on the unit circle",
+    statement=(
+        "(x, y) = (sin θ, cos θ) satisfies x² + y² = 1; θ = 0 gives (0, 1), 12 o'clock; as θ grows the point "
+        "moves clockwise (x·dy − y·dx = −dθ, a negative signed area), so one step pos → pos + 1 turns pair i "
+        "clockwise by ω_i."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            SECTION,
+            "$\\sin^2\\theta + \\cos^2\\theta = 1$이므로 $(\\sin\\theta, \\cos\\theta)$는 반지름 1인 원 위의 점입니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            SECTION,
+            "가로 좌표를 sin, 세로 좌표를 cos로 두면 $\\theta = 0$일 때 점은 12시에 있고, "
+            "θ가 커질수록 시계 방향으로 돕니다.",
+        ),
+    ],
+    expect="proved",
+)
+
+WIDGET_DEGREES = 40
+"""The figure's slider: θ = 40° (clockwise from 12 o'clock)."""
+
+
+@claim.proof
+def _(p):
+    theta, a, b = sp.symbols("theta a b", real=True)
+    x, y = sp.sin(theta), sp.cos(theta)
+    p.decide(x**2 + y**2, 1, label="x² + y² = 1")
+    p.step("θ = 0 → (x, y) = (0, 1): 12 o'clock; θ = π/2 → (1, 0): 3 o'clock", sp.Tuple(pair(0), pair(sp.pi / 2)))
+    p.decide(x * sp.diff(y, theta) - y * sp.diff(x, theta), -1, label="x·dy/dθ − y·dx/dθ = −1 < 0: clockwise")
+    cross = sp.sin(a) * sp.cos(b) - sp.cos(a) * sp.sin(b)
+    p.decide(cross, -sp.sin(b - a), label="hand at a × hand at b = −sin(b − a): negative for 0 < b − a < π")
+
+
+@claim.check(dtypes=FLOATS)
+@given(pos=positions(), d=d_models(even=True, high=128))
+def hands_on_circle_turn_clockwise(t, pos, d):
+    """Every pair of PE(pos) has x² + y² = 1, and the step to pos + 1 turns it clockwise by ω_i."""
+    rows = t.impl.sinusoidal([pos, pos + 1], d)
+    here = t.xp.to_float64(rows[0])
+    t.close(here[0::2] ** 2 + here[1::2] ** 2, np.ones(d // 2), scale=1.0, bound=1.0, label="x² + y²")
+    cosine, sine = clockwise_turn(rows[0], rows[1])
+    step = frequency_values(d)
+    t.close(sine, np.sin(step), scale=pos + 1, bound=2.0, label="sin of the clockwise turn")
+    t.close(cosine, np.cos(step), scale=pos + 1, bound=2.0, label="cos of the clockwise turn")
+
+
+@claim.probe
+def clock_face(r):
+    """Where the hand points at 0°, 90°, 180°, 270° and at the figure's 40°; radius spread per dtype."""
+    faces = {}
+    for degrees, hour in ((0, 12), (90, 3), (180, 6), (270, 9), (WIDGET_DEGREES, None)):
+        theta = math.radians(degrees)
+        x, y = math.sin(theta), math.cos(theta)
+        faces[f"θ = {degrees}°"] = {
+            "(x, y) = (sin θ, cos θ)": [round(x, 4), round(y, 4)],
+            "clockwise angle from 12 o'clock, atan2(x, y)": round(math.degrees(math.atan2(x, y)) % 360, 6),
+            "hour": hour,
+            "x² + y²": x * x + y * y,
+        }
+    r.measure("hand positions", faces)
+    spread = {}
+    for dtype in FLOATS:
+        table = table_in(dtype, np.arange(1024), 64)
+        radius = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
+        spread[dtype] = float(np.max(np.abs(radius - 1)))
+    r.measure("max |x² + y² − 1| over positions < 1024, d_model = 64, computed in each dtype", spread)
