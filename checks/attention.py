@@ -2,14 +2,15 @@
 
 Row-vector convention throughout: a sentence is X (n × d, one token per row), Q = X W_Q,
 K = X W_K, V = X W_V, Attention = softmax(Q Kᵀ / √d_k) V row by row, and the RNN state is
-h_t = tanh(x_t W_x + h_{t−1} W_h) (the brief's W_x x_t + W_h h_{t−1}, transposed).
+h_t = tanh(x_t W_x + h_{t−1} W_h) (the column form W_x x_t + W_h h_{t−1}, transposed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -20,8 +21,24 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
-from checks.backends import Array, Backend
+from checks.backends import Array, Backend, TorchBackend
 from checks.tolerances import LOW_PRECISION
+
+
+@contextlib.contextmanager
+def single_threaded() -> Iterator[None]:
+    """torch on one CPU thread (a context manager and a decorator).
+
+    Matrices of a few rows gain nothing from more threads and stall for milliseconds per op when
+    the cores are shared; the number of threads is restored afterwards.
+    """
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
 
 # --- the layers ------------------------------------------------------------------------------
 
@@ -31,8 +48,8 @@ def self_attention(xp: Backend, x: Array, w_q: Array, w_k: Array, w_v: Array, ca
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     scores = (q @ k.T) / math.sqrt(k.shape[-1])
     if causal:
-        n = scores.shape[0]
-        scores = scores + xp.array(np.triu(np.full((n, n), -np.inf), 1))
+        size = scores.shape[0]
+        scores = scores + xp.array(np.triu(np.full((size, size), -np.inf), 1))
     return xp.softmax(scores, axis=-1) @ v
 
 
@@ -156,14 +173,13 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
     torch.testing's rtol is at least 2u in every dtype (float16 2.05u, bfloat16 4.1u), so
     rtol · B covers the difference of two such computations.
     """
-    n, d = x.shape
-    wide = dtype in LOW_PRECISION
-    acc_d, acc_n = (1, 1) if wide else (d, n)
+    length, width = x.shape
+    acc_d, acc_n = (1, 1) if dtype in LOW_PRECISION else (width, length)
     magnitude = np.abs(x)
     q_bar, k_bar, v_bar = magnitude @ np.abs(w_q), magnitude @ np.abs(w_k), magnitude @ np.abs(w_v)
     v = x @ w_v
-    scores = (x @ w_q) @ (x @ w_k).T / math.sqrt(d)
-    s_bar = float(np.max(q_bar @ k_bar.T)) / math.sqrt(d)
+    scores = (x @ w_q) @ (x @ w_k).T / math.sqrt(width)
+    s_bar = float(np.max(q_bar @ k_bar.T)) / math.sqrt(width)
     v_max = float(np.max(np.abs(v)))
     score_error = 3 * acc_d * s_bar + 3 * float(np.max(np.abs(scores)))
     return acc_d * float(np.max(v_bar)) + 2 * v_max * score_error + (2 + 2 * acc_n) * v_max
@@ -226,12 +242,14 @@ def counted_flops(function: Callable[..., Any], *args: Any) -> int:
 
 
 class _OpRecorder(TorchDispatchMode):
+    """Counts every aten operator dispatched while it is active."""
+
     def __init__(self) -> None:
         super().__init__()
         self.ops: Counter[str] = Counter()
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
-        self.ops[str(func.overloadpacket.__name__)] += 1
+    def __torch_dispatch__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        self.ops[func.overloadpacket.__name__] += 1
         return func(*args, **(kwargs or {}))
 
 
@@ -244,7 +262,9 @@ def dispatched_ops(function: Callable[..., Any], *args: Any) -> Counter[str]:
 
 def dependency_depth(output: torch.Tensor) -> int:
     """The longest chain of autograd nodes from ``output`` to its inputs: steps that must run in order."""
-    order, seen, stack = [], set(), [(output.grad_fn, False)]
+    order: list[Any] = []
+    seen: set[Any] = set()
+    stack: list[tuple[Any, bool]] = [(output.grad_fn, False)]
     while stack:
         node, expanded = stack.pop()
         if node is None or (not expanded and node in seen):
@@ -260,3 +280,28 @@ def dependency_depth(output: torch.Tensor) -> int:
         children = [depth[c] for c, _ in node.next_functions if c is not None and c in depth]
         depth[node] = 1 + max(children, default=0)
     return depth.get(output.grad_fn, 0)
+
+
+# --- what the speed measurements run ---------------------------------------------------------
+
+
+def timed_layers(length: int, width: int, device: str = "cpu", train: bool = False) -> dict[str, Callable[[], Any]]:
+    """One pass over one random sentence (n × d, float32) through the attention layer and through torch.nn.RNN.
+
+    Both run the library's own kernels: attention as three projections, Q Kᵀ, softmax and A V
+    (``self_attention`` on torch), the RNN as torch's tanh recurrent layer, which loops over the
+    n steps inside. ``train``: forward and backward (gradients for every weight), as a training step does.
+    """
+    generator = torch.Generator().manual_seed(0)
+    x = torch.rand(length, width, generator=generator).to(device)
+    bound = 1 / math.sqrt(width)
+    weights = [
+        ((torch.rand(width, width, generator=generator) * 2 - 1) * bound).to(device).requires_grad_(train)
+        for _ in range(3)
+    ]
+    rnn = torch.nn.RNN(width, width).to(device).requires_grad_(train)
+    backend = TorchBackend("float32", device)
+    forward = {"attention": lambda: self_attention(backend, x, *weights), "rnn": lambda: rnn(x)[0]}
+    if not train:
+        return forward
+    return {name: (lambda run=run: run().sum().backward()) for name, run in forward.items()}

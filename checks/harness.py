@@ -96,11 +96,7 @@ class Trial:
             )
         error = float(np.max(np.abs(got - want), initial=0.0)) if got.size else 0.0
         error = math.inf if math.isnan(error) else error
-        ratio = error / allowed
-        if ratio > self._worst_ratio:
-            self._worst_ratio = ratio
-            self.run.max_error, self.run.tolerance = error, allowed
-            self.run.worst_input = self.current_input
+        self._track(error / allowed, error, allowed)
         if not error <= allowed:
             raise AssertionError(
                 f"{label}: max error {error:.3g} > tolerance {allowed:.3g} "
@@ -116,6 +112,36 @@ class Trial:
             scale=max(scale, float(np.max(np.abs(self.xp.to_float64(limit)), initial=0.0))),
             label=label,
         )
+
+    def equal(self, actual: object, expected: object, *, label: str = "values") -> None:
+        """Assert exact equality (counts, shapes, integers): the tolerance is zero."""
+        got, want = np.asarray(actual), np.asarray(expected)
+        error = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)), initial=0.0))
+        self._track(error, error, 0.0)
+        if got.shape != want.shape or error:
+            raise AssertionError(f"{label}: {got.tolist()} != {want.tolist()} at {self._input}")
+
+    def differ(self, actual: object, other: object, *, scale: float = 0.0, label: str = "values") -> None:
+        """Assert max |actual − other| exceeds the tolerance: the two are told apart in this dtype.
+
+        Recorded as the inverse margin (tolerance / difference), so the worst case is the closest call.
+        """
+        got, away = self.xp.to_float64(actual), self.xp.to_float64(other)
+        magnitude = max(float(np.max(np.abs(away), initial=0.0)), abs(scale))
+        allowed = self.tolerance.at(magnitude)
+        difference = float(np.max(np.abs(got - away), initial=0.0))
+        self._track(allowed / difference if difference else math.inf, difference, allowed)
+        if not difference > allowed:
+            raise AssertionError(
+                f"{label}: difference {difference:.3g} is within tolerance {allowed:.3g} "
+                f"({self.run.implementation}, {self.device}, {self.dtype}) at {self._input}"
+            )
+
+    def _track(self, ratio: float, error: float, allowed: float) -> None:
+        if ratio > self._worst_ratio:
+            self._worst_ratio = ratio
+            self.run.max_error, self.run.tolerance = error, allowed
+            self.run.worst_input = self.current_input
 
 
 def run_check(check: Check) -> list[NumericRun]:

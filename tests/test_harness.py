@@ -42,3 +42,14 @@ def test_facts_enter_the_proof_status():
     assert proof.status == "unknown"
     proof.fact("a false structural fact", False)
     assert proof.status == "refuted"
+
+
+def test_equal_is_exact_and_differ_needs_more_than_the_tolerance():
+    t = trial()
+    t.begin({"n": 4})
+    t.equal(96, 96)
+    with pytest.raises(AssertionError):
+        t.equal(96, 97)
+    t.differ([1.0], [0.5])
+    with pytest.raises(AssertionError, match="within tolerance"):
+        t.differ([1.0], [1.0 + 1e-7])

@@ -1,0 +1,144 @@
+"""Without position information, reordered sentences give every word the same output: order-free readouts agree."""
+
+import itertools
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.attention import (
+    close_attention,
+    layer_weights,
+    output_range,
+    permutation_matrix,
+    rounding_scale,
+    self_attention,
+    single_threaded,
+    word_vectors,
+)
+from checks.backends import Backend, NumpyBackend
+from checks.strategies import sentences
+from checks.tolerances import FLOAT64, tolerance
+
+claim = Claim(
+    id="attention.order-blind",
+    title="Self-attention alone cannot tell reordered sentences apart",
+    statement=(
+        "With no position information, each word receives the same self-attention output wherever it stands, so "
+        "an order-free readout such as mean pooling gives the same result for '고양이가 쥐를 쫓았다', '쥐를 고양이가 "
+        "쫓았다' and '쫓았다 고양이가 쥐를', and for 'I love you' and 'you love I'. This needs attention over all "
+        "token pairs, as the documents describe: a causal mask alone makes the outputs depend on order."
+    ),
+    sources=[
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "위치 정보 없이는 어떤 문제가 생기나?",
+            '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"\n\n'
+            "모두 같은 단어 집합이므로 같은 결과가 나옵니다.",
+        ),
+        Quote(
+            "001_53050abb35828e70.txt",
+            "문제 설정",
+            "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "1. 어텐션은 순서를 모른다",
+            "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다.",
+        ),
+    ],
+    expect="qualified",
+)
+
+SENTENCES = (
+    ("고양이가 쥐를 쫓았다", "쥐를 고양이가 쫓았다", "쫓았다 고양이가 쥐를"),
+    ("I love you", "you love I"),
+    ("dog bites man", "man bites dog"),
+)
+"""Each group: one sentence and its reorderings, as the documents write them."""
+
+
+@claim.proof
+def _(p):
+    """Mean pooling forgets order: 1ᵀ P = 1ᵀ for every permutation matrix P."""
+    for size in (2, 3, 4):
+        y = sp.Matrix(size, 1, lambda i, _: sp.Symbol(f"y{i}", real=True))
+        ones = sp.ones(1, size)
+        orders = list(itertools.permutations(range(size)))
+        pooled = [ones * permutation_matrix(order) * y / size for order in orders]
+        p.decide(
+            sp.Matrix.vstack(*pooled),
+            sp.Matrix.vstack(*[ones * y / size] * len(orders)),
+            label=f"n = {size}, all {len(orders)} orders: mean(P Y) = mean(Y)",
+        )
+    p.step(
+        "with Attn(P X) = P Attn(X) (claim attention.permutation-equivariance): mean(Attn(P X)) = mean(Attn(X))",
+        sp.Eq(sp.Symbol("mean(Attn(PX))"), sp.Symbol("mean(Attn(X))")),
+    )
+
+
+def _outputs(xp: Backend, sentence: str, vectors: dict[str, np.ndarray], weights: list) -> tuple:
+    """The sentence's words, its embeddings X in the backend, and Attn(X)."""
+    words = sentence.split()
+    x = xp.array(np.stack([vectors[w] for w in words]))
+    return words, x, self_attention(xp, x, *weights)
+
+
+def _close_pooled(t, actual, expected, x, weights, label: str) -> None:
+    """Two means of n outputs: the outputs' rounding scale, plus n max|v| for summing n rows and dividing by n."""
+    x64, (w_q, w_k, w_v) = t.xp.to_float64(x), (t.xp.to_float64(w) for w in weights)
+    count = x64.shape[0]
+    scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v) + count * output_range(x64, w_v) / 2
+    pooled = [t.xp.sum(y, axis=0) / count for y in (actual, expected)]
+    t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
+
+
+@claim.check(dtypes=FLOATS)
+@given(sentence=sentences())
+@single_threaded()
+def reorderings_look_alike(t, sentence):
+    """The documents' sentences (embeddings and weights from the drawn seed and width), then a random sentence."""
+    weights = [t.xp.array(w) for w in layer_weights(sentence.d, np.random.default_rng(sentence.seed))]
+    for group in SENTENCES:
+        vocabulary = sorted({w for s in group for w in s.split()})
+        vectors = dict(zip(vocabulary, word_vectors(vocabulary, sentence.d, sentence.seed), strict=True))
+        words, x, first = _outputs(t.xp, group[0], vectors, weights)
+        for other in group[1:]:
+            other_words, other_x, output = _outputs(t.xp, other, vectors, weights)
+            expected = first[[words.index(w) for w in other_words]]
+            close_attention(t, output, expected, other_x, weights, label=f"each word: {group[0]!r} vs {other!r}")
+            _close_pooled(t, output, first, x, weights, label=f"mean pooling: {group[0]!r} vs {other!r}")
+    weights = [t.xp.array(w) for w in sentence.weights]
+    x = t.xp.array(sentence.tokens)
+    output = self_attention(t.xp, x, *weights)
+    reordered = self_attention(t.xp, t.xp.array(sentence.reordered_tokens), *weights)
+    _close_pooled(t, reordered, output, x, weights, label="mean pooling of Attn(PX) vs Attn(X), random sentence")
+
+
+@claim.probe
+def causal_mask(r):
+    """'I love you' vs 'you love I' in float64, all-pairs attention and causal (decoder) attention."""
+    xp, d = NumpyBackend(FLOAT64), 6
+    words = ("I", "love", "you")
+    vectors = dict(zip(sorted(words), word_vectors(sorted(words), d, 0), strict=True))
+    weights = layer_weights(d, np.random.default_rng(0))
+    first, second = (np.stack([vectors[w] for w in s.split()]) for s in ("I love you", "you love I"))
+    allowed = tolerance(FLOAT64).at(rounding_scale(FLOAT64, first, *weights))
+    gaps = {}
+    for causal in (False, True):
+        a, b = (self_attention(xp, x, *weights, causal=causal) for x in (first, second))
+        per_word = float(np.max(np.abs(a - b[[2, 1, 0]])))
+        pooled = float(np.max(np.abs(a.mean(axis=0) - b.mean(axis=0))))
+        gaps["causal" if causal else "all pairs"] = {"each word": per_word, "mean pooling": pooled}
+    r.measure("'I love you' vs 'you love I', d=6, float64: max output difference", gaps)
+    r.measure("float64 rounding tolerance for these outputs", allowed)
+    if gaps["causal"]["mean pooling"] > allowed:
+        r.condition(
+            "attention must run over all token pairs: with a causal mask (each token sees only earlier ones, as in "
+            "a decoder) and still no position encoding, 'I love you' and 'you love I' differ after mean pooling by "
+            f"{gaps['causal']['mean pooling']:.3f} and per word by up to {gaps['causal']['each word']:.3f} "
+            f"(d=6, float64; tolerance {allowed:.1e})",
+            mean_pooling_difference=gaps["causal"]["mean pooling"],
+            per_word_difference=gaps["causal"]["each word"],
+        )

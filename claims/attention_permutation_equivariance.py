@@ -1,0 +1,172 @@
+"""Without position information self-attention is permutation-equivariant: Attn(PX) = P · Attn(X)."""
+
+import functools
+import itertools
+
+import numpy as np
+import sympy as sp
+from hypothesis import example, given
+
+from checks import FLOATS, Claim, Quote, decide
+from checks.attention import (
+    Sentence,
+    close_attention,
+    layer_weights,
+    permutation_matrix,
+    self_attention,
+    single_threaded,
+    word_vectors,
+)
+from checks.backends import NumpyBackend
+from checks.strategies import sentences
+
+claim = Claim(
+    id="attention.permutation-equivariance",
+    title="Reordering the tokens only reorders the attention outputs",
+    statement=(
+        "For self-attention softmax(Q Kᵀ / √d_k) V over all token pairs with Q = X W_Q, K = X W_K, V = X W_V "
+        "and no position information, every permutation matrix P gives Attn(P X) = P · Attn(X): each token "
+        "receives the same output wherever it stands."
+    ),
+    sources=[
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "위치 정보 없이는 어떤 문제가 생기나?",
+            '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:',
+        ),
+        Quote("001_53050abb35828e70.txt", "문제 설정", "토큰의 순서 정보가 사라집니다."),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "1. 어텐션은 순서를 모른다",
+            "그래서 입력 순서를 섞으면 출력도 똑같이 섞여 나올 뿐, 각 단어가 받는 결과는 변하지 않습니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "데모 1 · 순서를 섞어 보기",
+            "6차원 임베딩과 무작위 W_Q·W_K·W_V로 실제 셀프 어텐션을 계산합니다.",
+        ),
+    ],
+    expect="proved",
+)
+
+
+def _column(name: str, size: int) -> sp.Matrix:
+    return sp.Matrix(size, 1, lambda i, _: sp.Symbol(f"{name}{i}", real=True))
+
+
+def _row_normalised(weights: sp.Matrix) -> sp.Matrix:
+    """Entry (i, j) over its row's sum: the softmax once each entry is exp(score)."""
+    sums = [sum(weights.row(i)) for i in range(weights.rows)]
+    return sp.Matrix(weights.rows, weights.cols, lambda i, j: weights[i, j] / sums[i])
+
+
+@functools.cache
+def _entries(size: int) -> tuple[sp.Matrix, ...]:
+    """x (n × 2), w (one column of a weight matrix), q, k, v (one column of Q, K, V), e = exp(scores)."""
+    x = sp.Matrix(size, 2, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
+    e = sp.Matrix(size, size, lambda i, j: sp.Symbol(f"e{i}{j}", positive=True))
+    return x, _column("w", 2), _column("q", size), _column("k", size), _column("v", size), e
+
+
+def _identities(size: int, order: tuple[int, ...]) -> dict[str, tuple[sp.Matrix, sp.Matrix]]:
+    """Both sides of each step for one permutation, with symbolic entries.
+
+    A score q_i · k_j sums one such product per column, and the columns of W_Q, W_K, W_V
+    act alike, so one column of each stands for all. exp(s_ij) is a fresh symbol e_ij:
+    exp acts on each score alone, so an identity that holds for an arbitrary function of
+    the score holds for exp.
+    """
+    P = permutation_matrix(order)
+    x, w, q, k, v, e = _entries(size)
+    exponent = {q[i] * k[j]: e[i, j] for i in range(size) for j in range(size)}
+
+    def exp_of(scores: sp.Matrix) -> sp.Matrix:
+        return scores.applyfunc(lambda score: exponent.get(score, sp.exp(score)))
+
+    return {
+        "(P X) W = P (X W)": (sp.expand(P * x * w), P * sp.expand(x * w)),
+        "(P Q)(P K)ᵀ = P (Q Kᵀ) Pᵀ": ((P * q) * (P * k).T, P * (q * k.T) * P.T),
+        "row softmax(P E Pᵀ) = P row softmax(E) Pᵀ": (_row_normalised(P * e * P.T), P * _row_normalised(e) * P.T),
+        "P Pᵀ = I": (P * P.T, sp.eye(size)),
+        "Attn(P X) = P Attn(X)": (
+            _row_normalised(exp_of((P * q) * (P * k).T)) * (P * v),
+            P * (_row_normalised(exp_of(q * k.T)) * v),
+        ),
+    }
+
+
+@claim.proof
+def general_argument(p):
+    """The argument for any n: the permutation passes through every step."""
+    size, width = sp.symbols("n d", positive=True, integer=True)
+    P, X = sp.MatrixSymbol("P", size, size), sp.MatrixSymbol("X", size, width)
+    W_Q = sp.MatrixSymbol("W_Q", width, width)
+    Q, K, V = (sp.MatrixSymbol(name, size, width) for name in "QKV")
+    S, A = (sp.MatrixSymbol(name, size, size) for name in "SA")
+    p.step("projections: (P X) W = P (X W) for W_Q, W_K, W_V", sp.Eq((P * X) * W_Q, P * Q, evaluate=False))
+    p.step(
+        "scores: (P Q)(P K)ᵀ/√d = P (Q Kᵀ/√d) Pᵀ, i.e. s'_ij = s_π(i)π(j)",
+        sp.Eq((P * Q) * (P * K).T / sp.sqrt(width), P * S * P.T, evaluate=False),
+    )
+    p.step(
+        "row softmax: exp acts entrywise and row i of P S Pᵀ holds row π(i) of S reordered, so A' = P A Pᵀ",
+        sp.Eq(sp.Function("softmax")(P * S * P.T), P * A * P.T, evaluate=False),
+    )
+    p.step("output: A' V' = P A Pᵀ P V = P A V, since Pᵀ P = I", sp.Eq(P * A * P.T * P * V, P * A * V, evaluate=False))
+
+
+@claim.proof
+def every_permutation(p):
+    """Each step decided exactly for n = 2, 3, 4 and every permutation; the reversal is shown."""
+    for size in (2, 3, 4):
+        orders = list(itertools.permutations(range(size)))
+        outcomes: dict[str, list[str]] = {}
+        for order in orders:
+            for label, (left, right) in _identities(size, order).items():
+                outcomes.setdefault(label, []).append(decide(left, right).status)
+        for label, statuses in outcomes.items():
+            proved = statuses.count("proved")
+            p.fact(
+                f"n = {size}: {label}, decided for every order: proved for {proved} of {len(orders)}",
+                proved == len(orders),
+            )
+        reversal = tuple(reversed(range(size)))
+        left, right = _identities(size, reversal)["Attn(P X) = P Attn(X)"]
+        p.decide(left, right, label=f"n = {size}, reversal {reversal}: Attn(P X) = P Attn(X)")
+
+
+DEMO_WORDS = ("dog", "bites", "man")
+DEMO = Sentence(d=6, words=(0, 1, 2), order=(2, 1, 0), seed=0)
+"""Demo 1's setting: 6-dimensional embeddings, random W_Q, W_K, W_V, "dog bites man" → "man bites dog"."""
+
+
+@claim.check(dtypes=FLOATS)
+@given(sentence=sentences())
+@example(sentence=DEMO)
+@single_threaded()
+def reordering_permutes_outputs(t, sentence):
+    weights = [t.xp.array(w) for w in sentence.weights]
+    x = t.xp.array(sentence.tokens)
+    output = self_attention(t.xp, x, *weights)
+    reordered = self_attention(t.xp, t.xp.array(sentence.reordered_tokens), *weights)
+    close_attention(t, reordered, output[list(sentence.order)], x, weights, label="Attn(PX) vs P·Attn(X)")
+
+
+@claim.probe
+def demo_numbers(r):
+    """Demo 1's right-hand numbers in float64, and the same reorderings with a causal mask."""
+    xp = NumpyBackend("float64")
+    weights = layer_weights(6, np.random.default_rng(0))
+    embeddings = word_vectors(DEMO_WORDS, 6, 0)
+    differences, masked = {}, {}
+    for causal, table in ((False, differences), (True, masked)):
+        original = self_attention(xp, embeddings, *weights, causal=causal)
+        for order in itertools.permutations(range(len(DEMO_WORDS))):
+            output = self_attention(xp, embeddings[list(order)], *weights, causal=causal)
+            name = " ".join(DEMO_WORDS[i] for i in order)
+            table[name] = float(np.max(np.abs(output - original[list(order)])))
+    r.measure("demo 1, float64: max difference from each word's output in the original order", differences)
+    r.measure(
+        "with a causal mask (decoder-style; not the all-pairs attention these documents describe)",
+        masked,
+    )
