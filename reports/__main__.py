@@ -1,41 +1,93 @@
-"""python -m reports: run the claims, then build the static site in reports/html/."""
+"""python -m reports: run the claims, then build the static site in reports/html/.
+
+Arguments after ``--`` go to pytest (e.g. ``python -m reports -- -k rope``).
+Exit status: 0 built and every claim as expected; 1 built, but some claim differs from
+its expected verdict (or the browser check found a problem); 2 no site (bad results file).
+"""
 
 from __future__ import annotations
 
 import argparse
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from checks.results import ResultsError
 from reports.build import OUTPUT, build_site
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--from",
         dest="sources",
         action="append",
         type=Path,
         default=[],
-        help="build from this results file instead of running the claims (repeatable)",
+        metavar="RESULTS_JSON",
+        help="build from this results file instead of running the claims; repeat to merge machines",
     )
     parser.add_argument("--out", type=Path, default=OUTPUT, help="output folder (default reports/html)")
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="then load every page in headless Chromium and save screenshots to OUT/screenshots",
+    )
+    parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
+    out = args.out.resolve()
+    status = 0
     sources = args.sources
     if not sources:
-        results = args.out / "results.json"
-        command = [sys.executable, "-m", "pytest", "claims", "-q", "--results", str(results)]
-        print("running:", " ".join(command), flush=True)
-        subprocess.run(command, check=False)
-        sources = [results]
+        sources = [out / "results.json"]
+        status = run_claims(out, args.pytest_args)
+    started = time.perf_counter()
     try:
-        index = build_site(sources, args.out)
+        index = build_site(sources, out)
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"report: {index}")
+    print(f"report: {index} ({time.perf_counter() - started:.2f} s)")
+    if args.browser:
+        from reports.browser import check_site
+
+        problems = check_site(out, out / "screenshots")
+        for problem in problems:
+            print(f"browser: {problem}", file=sys.stderr)
+        print(f"browser: {len(problems)} problem(s); screenshots in {out / 'screenshots'}")
+        status = status or (1 if problems else 0)
+    return status
+
+
+def run_claims(out: Path, extra: list[str]) -> int:
+    """Run every claim with pytest, writing results.json and junit.xml into ``out``; 0 or 1."""
+    out.mkdir(parents=True, exist_ok=True)
+    results = out / "results.json"
+    results.unlink(missing_ok=True)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(ROOT / "claims"),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--results",
+        str(results),
+        f"--junitxml={out / 'junit.xml'}",
+        *extra,
+    ]
+    print("running:", " ".join(command), flush=True)
+    code = subprocess.run(command, cwd=ROOT, check=False).returncode
+    if code == 1:
+        print("some claims differ from their expected verdict: see the report", file=sys.stderr)
+        return 1
+    if code != 0:
+        print(f"pytest exited with status {code}", file=sys.stderr)
+        return 1
     return 0
 
 

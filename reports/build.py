@@ -1,57 +1,86 @@
-"""Render results files into static pages with autoescaping Jinja2 templates."""
+"""Render results files into a static site: index, one page per claim, one per document."""
 
 from __future__ import annotations
 
-from collections import Counter
+import datetime as dt
 from pathlib import Path
-from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from checks.results import read_results
-from checks.verdicts import Verdict
+from reports import formatting, views
+from reports.model import Site, document_slug, load, malformed
 
 OUTPUT = Path(__file__).resolve().parent / "html"
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
 def environment() -> Environment:
-    return Environment(loader=PackageLoader("reports"), autoescape=select_autoescape(default=True))
+    """Autoescaping everywhere; MathML and SVG arrive as Markup from reports.mathml and reports.figures."""
+    env = Environment(
+        loader=PackageLoader("reports"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        number=formatting.number,
+        seconds=formatting.seconds,
+        count=formatting.count,
+        ratio=formatting.ratio,
+        compact=formatting.compact,
+        dtype=formatting.dtype,
+        docslug=document_slug,
+    )
+    env.globals["csp"] = CSP
+    return env
 
 
 def build_site(sources: list[Path], out: Path) -> Path:
-    """Write index.html for the claims in ``sources``; return its path."""
-    documents = [read_results(path) for path in sources]
-    claims = sorted((c for d in documents for c in d["claims"]), key=lambda c: c["id"])
-    counts = Counter(c["observed"] for c in claims)
-    out.mkdir(parents=True, exist_ok=True)
-    page = (
-        environment()
-        .get_template("index.html.j2")
-        .render(
-            claims=[_row(c) for c in claims],
-            counts=[(str(v), counts.get(str(v), 0)) for v in Verdict],
-            environments=[d["environment"] for d in documents],
-        )
-    )
-    index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
-    return index
-
-
-def _row(claim: dict[str, Any]) -> dict[str, Any]:
-    ran = [r for r in claim["numeric"] if r["status"] != "skipped"]
-    worst = max(ran, key=lambda r: _ratio(r), default=None)
-    return {
-        **claim,
-        "documents": sorted({f"{s['document']} {s['section']}" for s in claim["sources"]}),
-        "symbolic_status": claim["symbolic"]["status"] if claim["symbolic"] else "—",
-        "examples": sum(r["examples"] for r in ran),
-        "worst": worst,
+    """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html."""
+    site = load(sources)
+    infos = views.document_infos(site)
+    by_name = {info.name: info for info in infos}
+    env = environment()
+    common = {
+        "site": site,
+        "documents": infos,
+        "document_by_name": by_name,
+        "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
+    pages: dict[Path, str] = {}
+    for claim in site.claims:
+        with malformed(claim.id, sorted({source.path for source, _ in claim.observed})):
+            context = views.claim_page(claim, site, by_name)
+            page = _render(env, "claim.html.j2", root="../", **common, **context)
+        pages[Path("claims") / f"{claim.slug}.html"] = page
+    coverage = {}
+    for info in infos:
+        context = views.document_page(info, site)
+        coverage[info.name] = context["highlighted"].coverage if context["highlighted"] else None
+        pages[Path("documents") / f"{info.slug}.html"] = _render(
+            env, "document.html.j2", root="../", **common, **context
+        )
+    extras = [name for name in ("results.json", "junit.xml") if (out / name).is_file()]
+    pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
+    _write(out, pages)
+    return out / "index.html"
 
 
-def _ratio(run: dict[str, Any]) -> float:
-    try:
-        return float(run["max_error"]) / float(run["tolerance"])
-    except (TypeError, ValueError, ZeroDivisionError):
-        return float("inf")
+def _render(env: Environment, template: str, **context: object) -> str:
+    return env.get_template(template).render(**context)
+
+
+def _write(out: Path, pages: dict[Path, str]) -> None:
+    """Write every page, and remove pages a previous build left that this one did not write."""
+    for folder in ("claims", "documents"):
+        for stale in (out / folder).glob("*.html"):
+            if stale.relative_to(out) not in pages:
+                stale.unlink()
+    for relative, text in pages.items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+__all__ = ["OUTPUT", "Site", "build_site"]

@@ -1,0 +1,182 @@
+"""Results files for the report tests: three real claims evaluated in-process, plus made-up records.
+
+The made-up records exercise what the real claims do not: hostile text (escaping), unsafe
+MathML, failed and crashed runs, figures of every kind, a second machine with CUDA.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from checks.discovery import find_claim
+from checks.evaluate import evaluate_once
+from checks.results import broken_record, claim_record, environment, write_results
+
+REAL_CLAIMS = ("pe.constant-norm", "pe.shift-is-rotation", "rope.relative-score")
+ESCAPE_ID = "report.escaping"
+ESCAPE_TITLE = '<script>alert(1)</script> & "x"'
+ESCAPE_QUOTE = "짝이 되는 cos가 그 답을 줍니다."
+ESCAPE_DOCUMENT = "002_86fa32f25d4c4c54.txt"
+
+
+@functools.cache
+def _real() -> str:
+    records = []
+    for claim_id in REAL_CLAIMS:
+        outcome = evaluate_once(find_claim(claim_id))
+        record = claim_record(outcome)
+        for written, probe in zip(record["probes"], outcome.probes, strict=True):
+            written.setdefault("figures", [dataclasses.asdict(f) for f in probe.figures])
+        records.append(record)
+    return json.dumps(records)
+
+
+def real_records() -> list[dict[str, Any]]:
+    """Fresh copies of the three model claims' records (evaluated once per process)."""
+    return json.loads(_real())
+
+
+def figures() -> list[dict[str, Any]]:
+    xs = list(range(0, 200, 2))
+    return [
+        {
+            "name": "error-growth",
+            "kind": "lines",
+            "title": "Error grows with position",
+            "alt": "Two rising lines: float16 error above float32 error; a dashed mark at position 128.",
+            "x_label": "position",
+            "y_label": "max error",
+            "series": {
+                "float16": {"x": xs, "y": [1e-4 * (1 + x) for x in xs]},
+                "float32": {"x": xs, "y": [1e-8 * (1 + x) for x in xs]},
+            },
+            "matrix": [],
+            "marks": {"limit 2⁷": 128},
+        },
+        {
+            "name": "ellipse",
+            "kind": "scatter",
+            "title": "sin(ω pos) against sin(ω (pos + k))",
+            "alt": "Points on an ellipse: one sin value has two successors.",
+            "x_label": "sin(ω pos)",
+            "y_label": "sin(ω (pos + k))",
+            "series": {
+                "pairs": {"x": [0.1 * i for i in range(-9, 10)], "y": [(-1) ** i * 0.05 * i for i in range(19)]}
+            },
+            "matrix": [],
+            "marks": {},
+        },
+        {
+            "name": "heatmap",
+            "kind": "heatmap",
+            "title": "PE values",
+            "alt": "A 16 by 16 heatmap of values between −1 and 1.",
+            "x_label": "dimension",
+            "y_label": "position",
+            "series": {},
+            "matrix": [[((r * c) % 7 - 3) / 3 for c in range(16)] for r in range(16)],
+            "marks": {},
+        },
+    ]
+
+
+def escaping_record() -> dict[str, Any]:
+    """A refuted claim whose every text field holds markup that must render as text."""
+    run = {
+        "check": "hostile <b>check</b>",
+        "implementation": "numpy",
+        "device": "cpu",
+        "dtype": "float32",
+        "status": "failed",
+        "examples": 3,
+        "max_error": 0.5,
+        "tolerance": 1e-6,
+        "worst_input": {"x": "<script>alert(5)</script>"},
+        "counterexample": {"x": "<script>alert(5)</script>"},
+        "message": "AssertionError: </pre><script>alert(7)</script>",
+        "seconds": 0.01,
+    }
+    passed = {**run, "implementation": "torch", "dtype": "float64", "status": "passed", "max_error": 1e-9}
+    skipped = {**run, "device": "cuda", "status": "skipped", "examples": 0, "message": "cuda is not available"}
+    return {
+        "id": ESCAPE_ID,
+        "title": ESCAPE_TITLE,
+        "statement": 'Markup in a statement: <b>bold</b> & "quoted" stays text.',
+        "sources": [{"document": ESCAPE_DOCUMENT, "section": "§3 <i>sin</i> 하나로는 부족하다", "text": ESCAPE_QUOTE}],
+        "depends": ["pe.constant-norm", "missing.claim"],
+        "expected": "refuted",
+        "observed": "refuted",
+        "out_of_scope": "",
+        "symbolic": {
+            "status": "refuted",
+            "seconds": 0.01,
+            "steps": [
+                {"label": "<img src=x onerror=alert(2)>", "text": "x = 1", "mathml": "<mi>x</mi><mo>=</mo><mn>1</mn>"},
+                {
+                    "label": "  an event handler falls back to text",
+                    "text": "x",
+                    "mathml": '<mi onclick="alert(3)">x</mi>',
+                },
+                {
+                    "label": "  a script falls back to text",
+                    "text": "x",
+                    "mathml": "<mi>x</mi><script>alert(4)</script>",
+                },
+            ],
+            "facts": [{"label": "<u>fact</u>", "holds": False}],
+            "conditions": [],
+            "decisions": [
+                {
+                    "status": "refuted",
+                    "statement": "Eq(sin(x), x) </pre><script>alert(8)</script>",
+                    "reason": "<b>nonzero remainder</b>",
+                    "witness": {"x": "1.0"},
+                    "conditions": [],
+                    "certificates": [],
+                }
+            ],
+        },
+        "numeric": [run, passed, skipped],
+        "probes": [
+            {
+                "name": "figures <i>probe</i>",
+                "seconds": 0.01,
+                "measurements": {"<b>key</b>": [1, 2.5, "</td><script>alert(9)</script>"]},
+                "figures": figures(),
+            }
+        ],
+        "findings": [{"kind": "counterexample", "text": "x = 1 </p><script>alert(6)</script>", "data": {"<x>": "<y>"}}],
+        "errors": [],
+        "seconds": 0.1,
+    }
+
+
+def on_cuda(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same records as a GPU machine would write them: every cuda run copied from its cpu twin, passed."""
+    moved = copy.deepcopy(records)
+    for record in moved:
+        cpu = {(r["check"], r["implementation"], r["dtype"]): r for r in record["numeric"] if r["device"] == "cpu"}
+        for run in record["numeric"]:
+            twin = cpu.get((run["check"], run["implementation"], run["dtype"]))
+            if run["device"] == "cuda" and twin and twin["status"] == "passed":
+                run.update({**twin, "device": "cuda"})
+    return moved
+
+
+def write_fixture_results(folder: Path) -> tuple[Path, Path]:
+    """cpu.json (real claims, the escaping record, a broken file) and cuda.json (real claims on a GPU machine)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    real = real_records()
+    env = environment("ci", "derandomized")
+    cpu = folder / "cpu.json"
+    broken = broken_record("claims/not_loading.py", "SyntaxError: <unexpected> & broken")
+    write_results(cpu, [*real, escaping_record(), broken], env)
+    gpu_env = {**env, "gpus": ["NVIDIA H200 (fixture)"], "cuda": "12.9", "hypothesis_seed": "12345"}
+    cuda = folder / "cuda.json"
+    write_results(cuda, on_cuda(real), gpu_env)
+    return cpu, cuda

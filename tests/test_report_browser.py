@@ -1,0 +1,98 @@
+"""The built site in headless Chromium: clean loads, MathML laid out, links resolve, filters, screenshots.
+
+Needs Debian's Chromium (/usr/bin/chromium) and Playwright; without them these tests FAIL and say
+how to install (tox's tests environment and .ci/run install it). Screenshots go to
+reports/html/screenshots/ unless THEORY_CLAIMS_SCREENSHOTS names another folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reports import browser
+from reports.build import build_site
+from reports.chromium import missing
+from tests.report_fixtures import ESCAPE_ID, ESCAPE_TITLE, write_fixture_results
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = Path(os.environ.get("THEORY_CLAIMS_SCREENSHOTS") or ROOT / "reports" / "html" / "screenshots")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("browser")
+    cpu, cuda = write_fixture_results(folder / "results")
+    build_site([cpu, cuda], folder / "html")
+    return folder / "html"
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[Any]:
+    problem = missing()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    with browser.chromium() as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def crawled(context: Any, site: Path) -> dict[Path, browser.PageReport]:
+    return browser.crawl(context, site)
+
+
+def test_every_page_loads_without_console_errors_or_requests(crawled, site):
+    assert len(crawled) >= 9, "index, five claim pages and three document pages"
+    assert browser.load_problems(crawled, site) == []
+
+
+def test_mathml_is_laid_out_with_a_size(crawled, site):
+    claim = crawled[(site / "claims" / "pe.constant-norm.html").resolve()]
+    assert claim.math, "the proof steps are MathML"
+    for report in crawled.values():
+        for width, height, is_math in report.math:
+            assert is_math and width > 0 and height > 0, report.path
+
+
+def test_links_between_pages_resolve_and_every_page_is_reachable(crawled, site):
+    assert browser.navigation_problems(crawled, site) == []
+    index = crawled[(site / "index.html").resolve()]
+    assert any(h.startswith("documents/002_86fa32f25d4c4c54.html#q-") for h in index.links)
+
+
+def test_a_hostile_title_renders_as_text(crawled, site):
+    page = crawled[(site / "claims" / f"{ESCAPE_ID}.html").resolve()]
+    assert page.h1 == ESCAPE_TITLE
+    assert page.scripts == 0 and page.errors == []
+
+
+def test_filters_work_without_script(context, site):
+    page = context.new_page()
+    try:
+        page.goto((site / "index.html").as_uri())
+        rows = page.locator("tr.claim")
+        assert sum(rows.nth(i).is_visible() for i in range(rows.count())) == 5
+        page.click("label[for=fv-refuted]")
+        visible = [rows.nth(i).get_attribute("id") for i in range(rows.count()) if rows.nth(i).is_visible()]
+        assert visible == [f"row-{ESCAPE_ID}"]
+        page.click("label[for=fv-all]")
+        page.click("label[for=fd-000_1100ff0056b332e7]")
+        visible = [rows.nth(i).get_attribute("id") for i in range(rows.count()) if rows.nth(i).is_visible()]
+        assert visible == ["row-pe.shift-is-rotation"]
+    finally:
+        page.close()
+
+
+def test_screenshots_of_index_and_a_claim_page(context, site):
+    saved = [
+        browser.screenshot(context, site / "index.html", SCREENSHOTS / "index.png"),
+        browser.screenshot(context, site / "claims" / "pe.shift-is-rotation.html", SCREENSHOTS / "claim.png"),
+        browser.screenshot(context, site / "claims" / f"{ESCAPE_ID}.html", SCREENSHOTS / "claim-figures.png"),
+        browser.screenshot(context, site / "documents" / "002_86fa32f25d4c4c54.html", SCREENSHOTS / "document.png"),
+    ]
+    for path in saved:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000

@@ -1,0 +1,261 @@
+"""The report builder without a browser: CLI errors, merging, escaping, MathML, figures, coverage, speed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from checks.results import SCHEMA, read_results, write_results
+from reports import documents, figures, mathml
+from reports.__main__ import main
+from reports.build import CSP, build_site
+from tests.report_fixtures import ESCAPE_ID, escaping_record, real_records, write_fixture_results
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return write_fixture_results(tmp_path_factory.mktemp("results"))
+
+
+@pytest.fixture(scope="module")
+def site(results: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_site(list(results), out)
+    return out
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such results file"),
+        ("{not json", "corrupt results file"),
+        ('{"schema": "other/9", "claims": [], "environment": {}}', "schema 'other/9' is not"),
+        (json.dumps({"schema": SCHEMA}), "lacks 'claims' or 'environment'"),
+    ],
+    ids=["missing", "corrupt", "other-schema", "incomplete"],
+)
+def test_a_bad_results_file_exits_2_with_the_reason(tmp_path, capsys, content, message):
+    path = tmp_path / "results.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["--from", str(path), "--out", str(tmp_path / "html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and str(path) in err
+    assert not (tmp_path / "html" / "index.html").exists()
+
+
+@pytest.mark.parametrize(
+    "field", [{"numeric": 5}, {"symbolic": {"steps": 3}}, {"sources": [7]}], ids=["numeric", "steps", "sources"]
+)
+def test_a_malformed_claim_record_exits_2_naming_it(tmp_path, capsys, field):
+    record = {**escaping_record(), **field}
+    path = tmp_path / "results.json"
+    write_results(path, [record], {"date": "today"})
+    assert main(["--from", str(path), "--out", str(tmp_path / "html")]) == 2
+    assert f"claim '{ESCAPE_ID}' is malformed" in capsys.readouterr().err
+
+
+def test_building_from_files_writes_index_claims_and_documents(site):
+    names = {p.relative_to(site).as_posix() for p in pages(site)}
+    assert "index.html" in names
+    assert {f"claims/{i}.html" for i in ("pe.constant-norm", "rope.relative-score", ESCAPE_ID)} <= names
+    assert {
+        f"documents/{d}.html" for d in ("000_1100ff0056b332e7", "001_53050abb35828e70", "002_86fa32f25d4c4c54")
+    } <= names
+    assert "claims/file_claims_not_loading.py.html" in names
+
+
+def test_machines_merge_into_device_columns_with_not_run(site):
+    index = (site / "index.html").read_text()
+    row = _row(index, "pe.constant-norm")
+    cells = re.findall(r'<td class="b b-([a-z-]+)[^"]*"[^>]*>([^<]*)</td>', row)
+    assert [text for _, text in cells] == ["pass"] * 8, "cpu from cpu.json, cuda from cuda.json"
+    escaping = re.findall(r'<td class="b b-([a-z-]+)', _row(index, ESCAPE_ID))
+    assert escaping == ["pass", "fail", "none", "none", "none", "not-run", "none", "none"]
+    assert "NVIDIA H200 (fixture)" in index and "Intel" in index
+
+
+def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
+    for page in pages(site):
+        html = page.read_text()
+        tags = _tags(html)
+        metas = [dict(attrs) for tag, attrs in tags if tag == "meta"]
+        assert {"http-equiv": "Content-Security-Policy", "content": CSP} in metas, page
+        assert "default-src 'none'" in CSP and "img-src data:" in CSP
+        assert {"name": "color-scheme", "content": "light dark"} in metas
+        assert "prefers-color-scheme: dark" in html
+        assert "script" not in {tag for tag, _ in tags}, page
+        attributes = [(tag, name, value or "") for tag, attrs in tags for name, value in attrs]
+        assert not [a for a in attributes if a[1].startswith("on")], f"{page} has an event handler"
+        links = [value for _, name, value in attributes if name in ("href", "src")]
+        assert not [v for v in links if re.match(r"([a-z]+:|//)", v)], f"{page} links off the site"
+
+
+def test_tables_have_captions_and_scoped_headers(site):
+    for page in pages(site):
+        tags = _tags(page.read_text())
+        names = [tag for tag, _ in tags]
+        assert names.count("table") == names.count("caption"), f"{page}: a table without caption"
+        unscoped = [attrs for tag, attrs in tags if tag == "th" and "scope" not in dict(attrs)]
+        assert unscoped == [], page
+        assert all("aria-label" in dict(attrs) for tag, attrs in tags if tag == "svg"), page
+
+
+def test_hostile_text_renders_as_text(site):
+    html = (site / "claims" / f"{ESCAPE_ID}.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;x&#34;" in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+    assert "MathML not shown: script or event-handler attribute" in html
+    index = (site / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+
+
+def test_claim_page_shows_quote_statement_proof_evidence_and_command(site):
+    html = (site / "claims" / "pe.constant-norm.html").read_text()
+    assert '<blockquote lang="ko">' in html and "위치와 상관없이" in html
+    assert "../documents/002_86fa32f25d4c4c54.html#q-pe.constant-norm-1" in html
+    assert html.count('<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">') >= 2
+    assert "d_model must be even" in html
+    assert "pytest -k pe.constant-norm --hypothesis-profile ci" in html
+    assert "--hypothesis-seed 12345" in html, "the cuda fixture ran with a seed"
+    assert re.search(r"<th scope=\"col\"[^>]*>max error</th>", html)
+
+
+def test_document_page_marks_each_quote_and_defines_coverage(site):
+    html = (site / "documents" / "002_86fa32f25d4c4c54.html").read_text()
+    assert '<div class="doc" lang="ko">' in html
+    for claim_id in ("pe.constant-norm", "rope.relative-score", ESCAPE_ID):
+        assert f'id="q-{claim_id}-1"' in html
+        assert f'href="../claims/{claim_id}.html"' in html
+    assert re.search(r'<mark class="v-qualified"[^>]*>[^<]*위치와 상관없이', html)
+    assert "A sentence is checkable when" in html
+
+
+def test_highlight_places_quotes_and_counts_coverage():
+    text = "첫 문장은 참입니다. 둘째 문장도 참입니다. 제목\n셋째는 범위 밖입니다."
+    quotes = [
+        documents.Quote("a.one", "a", "proved", "q-a", "첫 문장은 참입니다.", True),
+        documents.Quote("b.out", "b", "out-of-scope", "q-b", "셋째는 범위 밖입니다.", False),
+        documents.Quote("c.gone", "c", "holds", "q-c", "없는 문장", True),
+    ]
+    result = documents.highlight(text, quotes)
+    assert "".join(s.text for s in result.segments) == text
+    assert [q.claim_id for q in result.missing] == ["c.gone"]
+    assert (result.coverage.sentences, result.coverage.checked, result.coverage.out_of_scope) == (4, 1, 1)
+    assert result.coverage.checkable == 2, "제목 (one word) is not checkable; the out-of-scope one counts apart"
+    marked = [s for s in result.segments if s.quotes]
+    assert [s.anchors for s in marked] == [["q-a"], ["q-b"]]
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "<mi>x</mi><script>alert(1)</script>",
+        '<mi onclick="alert(1)">x</mi>',
+        '<mi href="javascript:alert(1)">x</mi>',
+        "<mi>x</mi></math><img src=x>",
+        "<mrow><mi>x</mi>",
+        "<!-- comment --><mi>x</mi>",
+        '<mi style="color:red">x</mi>',
+    ],
+)
+def test_unsafe_mathml_is_refused(fragment):
+    with pytest.raises(mathml.UnsafeMathML):
+        mathml.sanitize(fragment)
+    assert mathml.block(fragment)[0] is None
+
+
+def test_sympy_mathml_passes_and_is_rebuilt():
+    record = real_records()[0]
+    for step in record["symbolic"]["steps"]:
+        math, problem = mathml.block(step["mathml"])
+        assert math is not None, problem
+        assert str(math).startswith('<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">')
+    assert mathml.sanitize("<mrow><mo>-</mo><mi>x</mi></mrow>") == "<mrow><mo>\u2212</mo><mi>x</mi></mrow>"
+
+
+@pytest.mark.parametrize("figure", escaping_record()["probes"][0]["figures"], ids=lambda f: f["kind"])
+def test_figures_are_inline_svg_with_alt_text(figure):
+    svg = str(figures.render(figure))
+    assert svg.startswith("<svg ") and not svg.startswith("<?xml")
+    assert f'aria-label="{figure["alt"]}"' in svg and f"<title>{figure['alt']}</title>" in svg
+    assert svg.count("<svg") == 1 and svg.endswith("</svg>")
+
+
+def test_log_scale_is_chosen_and_labelled():
+    figure = escaping_record()["probes"][0]["figures"][0]
+    assert "max error (log scale)" in str(figures.render(figure))
+
+
+@pytest.mark.parametrize(
+    "figure",
+    [{"kind": "pie"}, {"kind": "lines", "series": {}}, {"kind": "heatmap", "matrix": []}],
+    ids=["kind", "no-series", "no-matrix"],
+)
+def test_undrawable_figures_raise(figure):
+    with pytest.raises(figures.FigureError):
+        figures.render(figure)
+
+
+def test_45_claims_build_in_under_10_seconds(results, tmp_path):
+    """The budget for the real suite (about 45 claims), with a figure of each kind on every claim."""
+    document = read_results(results[0])
+    template = next(c for c in document["claims"] if c["id"] == "pe.shift-is-rotation")
+    pictures = escaping_record()["probes"][0]["figures"]
+    claims = []
+    for n in range(45):
+        claim = copy.deepcopy(template)
+        claim["id"] = f"speed.claim-{n}"
+        claim["probes"].append({"name": "figures", "seconds": 0.0, "measurements": {}, "figures": pictures})
+        claims.append(claim)
+    path = tmp_path / "many.json"
+    write_results(path, claims, document["environment"])
+    started = time.perf_counter()
+    build_site([path, path], tmp_path / "html")
+    elapsed = time.perf_counter() - started
+    assert len(list((tmp_path / "html" / "claims").glob("*.html"))) == 45
+    assert elapsed < 10, f"building 45 claims took {elapsed:.1f} s"
+
+
+def test_a_rebuild_removes_pages_of_claims_that_are_gone(results, tmp_path):
+    build_site(list(results), tmp_path)
+    document = read_results(results[1])
+    only = tmp_path / "only.json"
+    write_results(only, document["claims"][:1], document["environment"])
+    build_site([only], tmp_path)
+    assert [p.name for p in (tmp_path / "claims").glob("*.html")] == [f"{document['claims'][0]['id']}.html"]
+
+
+def test_python_m_reports_runs_the_claims_and_writes_junit(tmp_path, capsys):
+    code = main(["--out", str(tmp_path), "--", "-k", "rope.relative-score"])
+    assert code == 0, capsys.readouterr()
+    assert (tmp_path / "junit.xml").read_text().count("<testcase") == 1
+    index = (tmp_path / "index.html").read_text()
+    assert "rope.relative-score" in index and 'href="junit.xml"' in index and 'href="results.json"' in index
+
+
+def _tags(html: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, attrs))
+
+    Collect().feed(html)
+    return found
+
+
+def _row(index: str, claim_id: str) -> str:
+    match = re.search(rf'<tr class="claim[^"]*" id="row-{re.escape(claim_id)}">(.*?)</tr>', index, re.DOTALL)
+    assert match, f"no row for {claim_id}"
+    return match.group(1)
