@@ -63,7 +63,7 @@ class Trial:
 
     def begin(self, example: dict[str, Any]) -> None:
         self.run.examples += 1
-        self._input = {name: repr(value) for name, value in example.items()}
+        self._input = {name: repr(value) for name, value in example.items() if not isinstance(value, Trial)}
 
     @property
     def current_input(self) -> dict[str, str]:

@@ -20,10 +20,10 @@ import torch
 from sympy.printing.mathml import mathml
 
 from checks.evaluate import ClaimOutcome
+from checks.results_file import SCHEMA
 from checks.sweeps import sweep_record
 from checks.symbolic import Certificate, Decision, Step
 
-SCHEMA = "theory-claims/results/1"
 DEFAULT_PATH = Path("reports") / "html" / "results.json"
 
 
@@ -33,6 +33,7 @@ def claim_record(outcome: ClaimOutcome) -> dict[str, Any]:
     proof = outcome.proof
     return {
         "id": claim.id,
+        "origin": _origin(claim.origin),
         "title": claim.title,
         "statement": claim.statement,
         "sources": [dataclasses.asdict(q) for q in claim.sources],
@@ -72,6 +73,7 @@ def broken_record(path: str, error: str) -> dict[str, Any]:
     """A record for a claim file that could not even be loaded."""
     return {
         "id": f"file:{path}",
+        "origin": path,
         "title": f"claim file {path} did not load",
         "statement": "",
         "sources": [],
@@ -87,6 +89,16 @@ def broken_record(path: str, error: str) -> dict[str, Any]:
         "errors": [error],
         "seconds": 0.0,
     }
+
+
+def _origin(path: Path | None) -> str:
+    """The claim file, relative to the repository when it lies inside it."""
+    if path is None:
+        return ""
+    try:
+        return str(path.resolve().relative_to(Path(__file__).resolve().parent.parent))
+    except ValueError:
+        return str(path)
 
 
 def _step(step: Step) -> dict[str, str]:
@@ -105,6 +117,7 @@ def _decision(decision: Decision) -> dict[str, Any]:
         "expected": "proved",
         "status": decision.status,
         "statement": sp.sstr(sp.Eq(decision.lhs, decision.rhs, evaluate=False)),
+        "mathml": _mathml(sp.Eq(decision.lhs, decision.rhs, evaluate=False)),
         "reason": decision.reason,
         "witness": decision.witness,
         "conditions": decision.conditions,
@@ -190,23 +203,3 @@ def write_results(path: Path, claims: list[dict[str, Any]], env: dict[str, Any])
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-class ResultsError(ValueError):
-    """A results file that is missing, corrupt or of another schema."""
-
-
-def read_results(path: Path) -> dict[str, Any]:
-    """Load and validate a results file, with one clear message per fault."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such results file; run `tox -e report` or pytest first") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ResultsError(f"{path}: corrupt results file ({error})") from None
-    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
-        found = document.get("schema") if isinstance(document, dict) else type(document).__name__
-        raise ResultsError(f"{path}: schema {found!r} is not {SCHEMA!r}")
-    if not isinstance(document.get("claims"), list) or not isinstance(document.get("environment"), dict):
-        raise ResultsError(f"{path}: results file lacks 'claims' or 'environment'")
-    return document

@@ -15,7 +15,9 @@ import sympy as sp
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks.harness import ProbeRecord, current_trial
+from checks.discovery import find_claim
+from checks.evaluate import evaluate_once
+from checks.harness import Finding, ProbeRecord, current_trial
 from checks.references import Reference
 from checks.strategies import UNIT, positions
 from checks.symbolic import Proof, Step, decide
@@ -112,7 +114,7 @@ SEVERITY: tuple[Verdict, ...] = (
 
 MEANING: dict[Verdict, str] = {
     Verdict.PROVED: "proved: the belief is false, shown symbolically and numerically",
-    Verdict.HOLDS: "holds: the belief is false, shown numerically",
+    Verdict.HOLDS: "holds: the belief is false, shown by numeric or structural evidence",
     Verdict.QUALIFIED: "qualified: the belief is false only under a condition the document does not state",
     Verdict.REFUTED: "refuted: a deciding claim fails, so the belief may not be a misconception",
     Verdict.OUT_OF_SCOPE: "out-of-scope: a deciding claim cannot be checked by computation",
@@ -127,8 +129,14 @@ def misconception_verdict(r: ProbeRecord, verdicts: dict[str, Verdict]) -> Verdi
     permutation-equivariant, PE is not learned, ...). So the document's claim "this is a
     misconception" is as strong as the weakest of them: all proved → proved; any merely
     numeric → holds; any qualified → qualified; any refuted → refuted (the belief may
-    be right after all); a deciding claim out of scope or broken leaves it so.
+    be right after all); a deciding claim out of scope or broken leaves it so. The
+    conditions and counterexamples of a qualified or refuted deciding claim are repeated
+    here, so that the reader sees why.
     """
     weakest = min(verdicts.values(), key=SEVERITY.index)
-    r.measure("meaning", MEANING[weakest])
+    r.measure("what the deciding claims show", MEANING[weakest])
+    for claim_id, verdict in verdicts.items():
+        if verdict in (Verdict.QUALIFIED, Verdict.REFUTED):
+            for finding in evaluate_once(find_claim(claim_id)).findings:
+                r.findings.append(Finding(finding.kind, f"from {claim_id}: {finding.text}", dict(finding.data)))
     return weakest

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from checks.results import ResultsError
+from checks.results_file import ResultsError
 from reports.build import OUTPUT, build_site
 
 ROOT = Path(__file__).resolve().parent.parent

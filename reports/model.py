@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checks.results import ResultsError, read_results
+from checks.results_file import ResultsError, read_results
 from checks.verdicts import Verdict
 
 DEVICES = ("cpu", "cuda")
@@ -283,10 +283,10 @@ def _runs(source: Source, record: dict[str, Any]) -> list[Run]:
 
 
 def _inputs(values: Any) -> dict[str, str]:
-    """Named inputs as text, without the trial object the harness passes as ``t``."""
+    """Named inputs as text."""
     if not isinstance(values, dict):
         return {"input": str(values)}
-    return {str(k): str(v) for k, v in values.items() if not (k == "t" and "Trial object" in str(v))}
+    return {str(k): str(v) for k, v in values.items()}
 
 
 def _number(value: Any) -> float | None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from checks.discovery import CLAIMS_DIR
 from checks.sources import SOURCES_DIR
 from reports import documents, figures, mathml
 from reports.model import DTYPES, ClaimView, Run, Site, Source, document_slug
@@ -102,11 +100,10 @@ def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> 
     }
 
 
-def claim_file(claim: ClaimView, claims_dir: Path = CLAIMS_DIR) -> str | None:
-    """claims/<id with . and - as _>.py when that file exists (the naming rule of the README)."""
-    name = claim.id.removeprefix("file:")
-    path = Path(name) if claim.id.startswith("file:") else claims_dir / (re.sub(r"[.-]", "_", name) + ".py")
-    return f"claims/{path.name}" if (claims_dir / path.name).is_file() else None
+def claim_file(claim: ClaimView) -> str | None:
+    """The claim's file as the engine recorded it (``origin``); for an unloadable file, its path."""
+    origin = claim.record.get("origin") or (claim.id.removeprefix("file:") if claim.id.startswith("file:") else "")
+    return f"claims/{Path(origin).name}" if origin else None
 
 
 def reproduce(claim: ClaimView, sources: list[Source]) -> list[str]:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from checks.results import SCHEMA, read_results, write_results
+from checks.results import write_results
+from checks.results_file import SCHEMA, read_results
 from reports import documents, figures, mathml
 from reports.__main__ import main
 from reports.build import CSP, build_site
