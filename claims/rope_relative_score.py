@@ -1,45 +1,80 @@
-"""(R(mθ)q)·(R(nθ)k) = qᵀ R((n−m)θ) k: the RoPE score sees only n − m."""
+"""(R(mθ)q)·(R(nθ)k) = qᵀ R((n−m)θ) k: the RoPE score sees only n − m, so shifting both positions keeps it."""
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
+from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
 from checks.formulas import i, omega, pairs_sum, rotation
-from checks.references import frequency_values
-from checks.strategies import d_models, positions, vectors
+from checks.references import Reference, frequency_values
+from checks.rope import (
+    DEMO_KEY,
+    DEMO_M,
+    DEMO_N,
+    DEMO_Q,
+    DEMO_SHIFT,
+    common_shifts,
+    query_key_pairs,
+    rope_scores,
+    score_scale,
+)
+from checks.strategies import positions
 
 claim = Claim(
     id="rope.relative-score",
     title="The RoPE score depends only on the distance n − m",
     statement=(
         "Rotating each query/key pair by its position, (R(mθ)q)·(R(nθ)k) = qᵀR((n−m)θ)k, "
-        "for 2×2 rotations and for block-diagonal d-dimensional RoPE."
+        "for 2×2 rotations and for block-diagonal d-dimensional RoPE; hence shifting both positions "
+        "by the same s leaves the score unchanged (document 002's demo 8: m = 2, n = 5, both +5)."
     ),
     sources=[
         Quote(
             "002_86fa32f25d4c4c54.txt",
             "§8 그다음: RoPE",
             "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
-        )
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로",
+            "“둘 다 +5”를 누르면 두 벡터가 같이 돌고 내적은 변하지 않습니다.",
+        ),
     ],
     expect="proved",
 )
 
-m, n, theta = sp.symbols("m n theta", real=True)
+m, n, s, theta = sp.symbols("m n s theta", real=True)
+
+
+def score(q: sp.Matrix, key: sp.Matrix, at_q: sp.Expr, at_k: sp.Expr, angle: sp.Expr) -> sp.Expr:
+    """(R(at_q · angle) q) · (R(at_k · angle) k) for one pair."""
+    return ((rotation(at_q * angle) * q).T * (rotation(at_k * angle) * key))[0]
 
 
 @claim.proof
 def _(p):
     q, key = sp.Matrix(sp.symbols("q0 q1", real=True)), sp.Matrix(sp.symbols("k0 k1", real=True))
-    score = ((rotation(m * theta) * q).T * (rotation(n * theta) * key))[0]
-    p.decide(score, (q.T * rotation((n - m) * theta) * key)[0], label="2×2: (R(mθ)q)·(R(nθ)k) = qᵀR((n−m)θ)k")
+    p.decide(
+        score(q, key, m, n, theta),
+        (q.T * rotation((n - m) * theta) * key)[0],
+        label="2×2: (R(mθ)q)·(R(nθ)k) = qᵀR((n−m)θ)k",
+    )
+    p.decide(score(q, key, m + s, n + s, theta), score(q, key, m, n, theta), label="2×2: both shifted by s")
     Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
     qi, ki = sp.Matrix([Q[2 * i], Q[2 * i + 1]]), sp.Matrix([K[2 * i], K[2 * i + 1]])
     w = omega()
-    rotated = ((rotation(m * w) * qi).T * (rotation(n * w) * ki))[0]
     relative = (qi.T * rotation((n - m) * w) * ki)[0]
-    p.decide(pairs_sum(rotated), pairs_sum(relative), label="d dimensions: block-diagonal RoPE, termwise over pairs")
+    p.decide(
+        pairs_sum(score(qi, ki, m, n, w)),
+        pairs_sum(relative),
+        label="d dimensions: block-diagonal RoPE, termwise over pairs",
+    )
+    p.decide(
+        pairs_sum(score(qi, ki, m + s, n + s, w)),
+        pairs_sum(score(qi, ki, m, n, w)),
+        label="d dimensions: both shifted by s, termwise over pairs",
+    )
 
 
 def relative_score(q: np.ndarray, key: np.ndarray, distance: int) -> float:
@@ -51,11 +86,53 @@ def relative_score(q: np.ndarray, key: np.ndarray, distance: int) -> float:
 
 
 @claim.check(dtypes=FLOATS)
-@given(q=vectors(32), key=vectors(32), m=positions(), n=positions(), d=d_models(even=True, high=32))
-def score_sees_only_distance(t, q, key, m, n, d):
-    q, key = q[:d], key[:d]
-    rotated_q = t.impl.rope(t.xp.array(q[None, :]), [m])
-    rotated_k = t.impl.rope(t.xp.array(key[None, :]), [n])
-    score = float(np.sum(t.xp.to_float64(rotated_q) * t.xp.to_float64(rotated_k)))
-    size = float(np.linalg.norm(q) * np.linalg.norm(key))
-    t.close(score, relative_score(q, key, n - m), scale=size * (1 + m + n), label="RoPE score")
+@given(qk=query_key_pairs(high=32), m=positions(), n=positions())
+def score_sees_only_distance(t, qk, m, n):
+    q, key = qk
+    (rotated,) = rope_scores(t.impl, q, key, [(m, n)])
+    t.close(rotated, relative_score(q, key, n - m), scale=score_scale(q, key, [m, n]), label="RoPE score")
+
+
+@claim.check(dtypes=FLOATS)
+@example(qk=(DEMO_Q, DEMO_KEY), shift=(DEMO_M, DEMO_N, DEMO_SHIFT))
+@given(qk=query_key_pairs(high=32), shift=common_shifts())
+def common_shift_keeps_score(t, qk, shift):
+    q, key = qk
+    m, n, s = shift
+    before, after = rope_scores(t.impl, q, key, [(m, n), (m + s, n + s)])
+    t.close(after, before, scale=score_scale(q, key, [m, n, m + s, n + s]), label="score after the shift")
+
+
+@claim.probe
+def demo_both_plus_five(r):
+    """Demo 8: m = 2, n = 5, then both +5; against the score when only the key moves."""
+    impl = Reference(NumpyBackend("float64"))
+    shifts = list(range(-10, 31))
+    both = rope_scores(impl, DEMO_Q, DEMO_KEY, [(DEMO_M + step, DEMO_N + step) for step in shifts])
+    key_only = rope_scores(impl, DEMO_Q, DEMO_KEY, [(DEMO_M, DEMO_N + step) for step in shifts])
+    before, after = both[shifts.index(0)], both[shifts.index(DEMO_SHIFT)]
+    r.measure("q, k (2-d, θ = 1)", {"q": DEMO_Q.tolist(), "k": DEMO_KEY.tolist()})
+    r.measure("score at m=2, n=5", before)
+    r.measure("score after both +5 (m=7, n=10)", after)
+    r.measure("score with only the key +5 (m=2, n=10)", key_only[shifts.index(DEMO_SHIFT)])
+    r.measure("largest change over s = −10 … 30: both shifted", float(np.ptp(both)))
+    r.measure("largest change over s = −10 … 30: only the key shifted", float(np.ptp(key_only)))
+    if abs(after - before) > 1e-12:
+        r.counterexample(
+            f"both +5 changes the score: {before:.6g} at (2, 5) but {after:.6g} at (7, 10)", before=before, after=after
+        )
+    r.figure(
+        "rope-score-under-shifts",
+        "lines",
+        "RoPE score under shifts (demo 8: m = 2, n = 5)",
+        "Score of the 2-d query and key against the shift s. Shifting both positions gives a flat line at "
+        f"{before:.3f}; shifting only the key makes the score swing between {min(key_only):.3f} and "
+        f"{max(key_only):.3f}.",
+        x_label="shift s",
+        y_label="score q′·k′",
+        series={
+            "both shifted: (m+s, n+s)": {"x": shifts, "y": both},
+            "only the key shifted: (m, n+s)": {"x": shifts, "y": key_only},
+        },
+        marks={"둘 다 +5": DEMO_SHIFT},
+    )

@@ -1,0 +1,57 @@
+"""Document 001 is right that "PE is a learned parameter" is a misconception, for fixed (sinusoidal) encodings only."""
+
+import torch
+
+from checks import Claim, Quote, Verdict
+from checks.rope import misconception_verdict
+
+claim = Claim(
+    id="misconception.pe-learned",
+    title="Misconception: positional encoding is a learned parameter",
+    statement=(
+        "The belief that positional encoding is a learned parameter is false for the sinusoidal encoding document "
+        "001 describes, as it says: PE is a fixed function of pos and i with no trainable parameter "
+        "(pe.not-learned). But the list states it of positional encoding in general, and learned position "
+        "embeddings (document 000: BERT 512, GPT-2 1024 positions) are trainable parameters, so it holds only "
+        "under that unstated condition. Verdict: the weakest of the deciding claims' verdicts "
+        "(checks.rope.misconception_verdict), qualified by that condition."
+    ),
+    sources=[
+        Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "Sinusoidal vs 학습 가능한 위치 임베딩",
+            "학습 가능한 위치 임베딩 (Learned Positional Embedding):",
+        ),
+    ],
+    depends=["pe.not-learned"],
+    expect="qualified",
+)
+
+POSITIONS, WIDTH = 512, 768
+"""A BERT-base-sized learned position table, as document 000 describes it."""
+
+
+@claim.derive
+def _(r, verdicts):
+    verdict = misconception_verdict(r, verdicts)
+    torch.manual_seed(0)
+    table = torch.nn.Embedding(POSITIONS, WIDTH)
+    trainable = sum(p.numel() for p in table.parameters() if p.requires_grad)
+    before = table.weight.detach().clone()
+    optimizer = torch.optim.SGD(table.parameters(), lr=0.1)
+    table(torch.arange(8)).pow(2).mean().backward()
+    optimizer.step()
+    moved = float((table.weight.detach() - before).abs().max())
+    r.measure("learned position table (512 × 768): trainable parameters", trainable)
+    r.measure("largest change after one SGD step", moved)
+    if trainable and moved > 0:
+        r.condition(
+            "only for fixed encodings such as the sinusoidal one: a learned position embedding (document 000's "
+            f"'학습 가능한 위치 임베딩', here {POSITIONS} × {WIDTH} as in BERT-base) has {trainable:,} trainable "
+            f"parameters, and one SGD step moves them (by up to {moved:.3g})",
+            trainable_parameters=trainable,
+            change_after_one_step=moved,
+        )
+        return Verdict.QUALIFIED if verdict in (Verdict.PROVED, Verdict.HOLDS) else verdict
+    return verdict

@@ -1,0 +1,25 @@
+"""Document 001 is right that "a Transformer understands position by itself" is a misconception, without a mask."""
+
+from checks import Claim, Quote
+from checks.rope import misconception_verdict
+
+claim = Claim(
+    id="misconception.position-automatic",
+    title="Misconception: a Transformer understands position by itself",
+    statement=(
+        "The belief that a Transformer understands word positions by itself is false for self-attention over all "
+        "token pairs, the setting the documents describe: without positional encoding it is permutation-equivariant "
+        "(permuting the tokens only permutes the outputs), so no output can tell where its token stood. The "
+        "documents leave that setting unstated: with a causal (decoder) mask, order reaches the outputs even "
+        "without an encoding. Verdict: the weakest of the deciding claims' verdicts "
+        "(checks.rope.misconception_verdict), with their conditions repeated."
+    ),
+    sources=[
+        Quote(
+            "001_53050abb35828e70.txt", "자주 하는 오해 5개", "Transformer는 위치 정보를 자동으로 이해한다고 생각한다"
+        )
+    ],
+    depends=["attention.permutation-equivariance", "attention.order-blind"],
+    expect="qualified",
+)
+claim.derive(misconception_verdict)

@@ -1,0 +1,190 @@
+"""With additive PE, (x_m + PE(m))ᵀ W_Qᵀ W_K (x_n + PE(n)) changes when both positions shift: not distance-only."""
+
+import numpy as np
+import sympy as sp
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+from hypothesis.extra.numpy import arrays
+
+from checks import FLOATS, Claim, Quote
+from checks.backends import NumpyBackend
+from checks.references import Reference
+from checks.rope import (
+    DEMO_KEY,
+    DEMO_M,
+    DEMO_N,
+    DEMO_Q,
+    additive_scores,
+    common_shifts,
+    refuted_identity,
+    rope_scores,
+)
+from checks.strategies import UNIT
+
+claim = Claim(
+    id="rope.additive-pe-not-relative",
+    title="Adding PE to the embeddings does not keep the score distance-only",
+    statement=(
+        "Document 002 says that with PE added to the embeddings, the score q·k mixes content and position and no "
+        "longer sees only the distance. Verified (so proved means the document is right): the score "
+        "(x_m + PE(m))ᵀ W_Qᵀ W_K (x_n + PE(n)) splits into content·content, content·position, position·content "
+        "and position·position terms, and shifting both positions by s changes it: the identity "
+        "score(m+s, n+s) = score(m, n) is false (refuted with a witness), even for W_Q = W_K = I, where only the "
+        "content-position cross terms move."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§8 그다음: RoPE",
+            "그러면 어텐션 점수 $q\\cdot k$를 계산할 때 단어 내용과 위치가 뒤섞여, “거리만 본다”는 성질이 그대로 "
+            "남지 않습니다.",
+        )
+    ],
+    expect="proved",
+)
+
+m, n, s = sp.symbols("m n s", integer=True)
+w = sp.Symbol("omega", positive=True)
+
+
+def pe(position: sp.Expr) -> sp.Matrix:
+    """PE for d_model = 2: (sin ω·pos, cos ω·pos)."""
+    return sp.Matrix([sp.sin(w * position), sp.cos(w * position)])
+
+
+def bilinear(left: sp.Matrix, matrix: sp.Matrix, right: sp.Matrix) -> sp.Expr:
+    return (left.T * matrix * right)[0]
+
+
+@claim.proof
+def _(p):
+    x, y = sp.Matrix(sp.symbols("x0 x1", real=True)), sp.Matrix(sp.symbols("y0 y1", real=True))
+    a = sp.Matrix(2, 2, sp.symbols("a00 a01 a10 a11", real=True))
+    p.step("A = W_Qᵀ W_K, any 2×2 matrix; d_model = 2", a)
+
+    def score(at_q: sp.Expr, at_k: sp.Expr) -> sp.Expr:
+        return bilinear(x + pe(at_q), a, y + pe(at_k))
+
+    p.decide(
+        score(m, n),
+        bilinear(x, a, y) + bilinear(x, a, pe(n)) + bilinear(pe(m), a, y) + bilinear(pe(m), a, pe(n)),
+        label="score = content·content + content·position + position·content + position·position",
+    )
+    refuted_identity(p, score(m + s, n + s), score(m, n), "score(m+s, n+s) = score(m, n) with additive PE")
+    identity = sp.eye(2)
+    p.decide(
+        bilinear(pe(m), identity, pe(n)),
+        sp.cos(w * (n - m)),
+        label="W_Q = W_K = I: the position·position term alone is cos(ω(n−m)), distance-only",
+    )
+    refuted_identity(
+        p,
+        bilinear(x, identity, pe(n + s)) + bilinear(pe(m + s), identity, y),
+        bilinear(x, identity, pe(n)) + bilinear(pe(m), identity, y),
+        "W_Q = W_K = I: the content·position cross terms are not shift-invariant",
+    )
+    refuted_identity(
+        p,
+        bilinear(pe(m + s), a, pe(n + s)),
+        bilinear(pe(m), a, pe(n)),
+        "general W_Q, W_K: even the position·position term is not shift-invariant",
+    )
+
+
+@st.composite
+def attention_inputs(draw: st.DrawFn, high: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(content x and y as two rows, W_Q, W_K): entries in [−1, 1], one even d ≤ ``high``."""
+    d = 2 * draw(st.integers(1, high // 2))
+    content = draw(arrays(np.float64, (2, d), elements=UNIT))
+    w_q, w_k = draw(arrays(np.float64, (2, d, d), elements=UNIT))
+    return content, w_q, w_k
+
+
+def cross_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, before: np.ndarray, after: np.ndarray) -> float:
+    """score(m+s, n+s) − score(m, n) from the expansion, in float64.
+
+    ``before`` and ``after`` are the PE rows at (m, n) and (m+s, n+s). Every term holds a PE
+    at an absolute position; x·W·y, the only shift-free term, cancels.
+    """
+    x, y = content
+    a = w_q.T @ w_k
+    moved = x @ a @ (after[1] - before[1]) + (after[0] - before[0]) @ a @ y
+    return float(moved + after[0] @ a @ after[1] - before[0] @ a @ before[1])
+
+
+def magnitude(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> float:
+    """Σ_j (|W_Q|(|x| + 1))_j (|W_K|(|y| + 1))_j: the sum of |terms| of the score, as |PE| ≤ 1 entrywise."""
+    x, y = np.abs(content) + 1
+    return float((np.abs(w_q) @ x) @ (np.abs(w_k) @ y))
+
+
+@claim.check(dtypes=FLOATS)
+@given(inputs=attention_inputs(), shift=common_shifts())
+def shift_change_is_the_cross_terms(t, inputs, shift):
+    """The change under a common shift equals the cross terms, evaluated at the PE the dtype produced."""
+    content, w_q, w_k = (t.xp.to_float64(t.xp.array(v)) for v in inputs)
+    m, n, s = shift
+    d = content.shape[-1]
+    before, after = (t.xp.to_float64(t.impl.sinusoidal(at, d)) for at in ([m, n], [m + s, n + s]))
+    scores = additive_scores(t.impl, content, w_q, w_k, [(m, n), (m + s, n + s)])
+    # the angles' rounding is in both sides (the dtype's PE); what remains is the arithmetic:
+    # x + PE and length-d products, |error| ≤ γ_d Σ|terms| with γ_d ≈ d·u ≤ d·rtol
+    scale = d * magnitude(content, w_q, w_k)
+    t.close(scores[1] - scores[0], cross_terms(content, w_q, w_k, before, after), scale=scale, label="score change")
+
+
+SMALL_INPUTS = st.tuples(
+    arrays(np.float64, (6, 2), elements=st.integers(-1, 1)),
+    st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(-8, 8)),
+)
+"""d = 2 with entries −1, 0, 1 (rows x, y, W_Q, W_K) and small positions: a readable search space."""
+
+
+@claim.probe
+def shift_changes_the_score(r):
+    """Hypothesis searches for a common shift that changes the additive-PE score (float64), and shrinks it."""
+    impl = Reference(NumpyBackend("float64"))
+
+    def scores(example: tuple) -> list[float]:
+        rows, (m, n, s) = example
+        return additive_scores(impl, rows[:2], rows[2:4], rows[4:], [(m, n), (m + s, n + s)])
+
+    search = settings(max_examples=200, derandomize=True, database=None, deadline=None)
+    try:
+        found = find(SMALL_INPUTS, lambda example: abs(np.subtract(*scores(example))) > 1e-9, settings=search)
+    except NoSuchExample:
+        r.counterexample("no common shift changed the additive-PE score in 200 examples: it looked distance-only")
+        return
+    rows, (m, n, s) = found
+    before, after = scores(found)
+    r.measure(
+        "smallest example Hypothesis found",
+        {"x": rows[0].tolist(), "y": rows[1].tolist(), "W_Q": rows[2:4].tolist(), "W_K": rows[4:].tolist()}
+        | {"m": m, "n": n, "s": s, "score(m, n)": before, "score(m+s, n+s)": after},
+    )
+
+
+@claim.probe
+def demo_vectors_under_shifts(r):
+    """Demo 8's q, k as contents with W_Q = W_K = I: additive PE against RoPE, both positions shifted by s."""
+    impl = Reference(NumpyBackend("float64"))
+    shifts = list(range(-10, 31))
+    pairs = [(DEMO_M + step, DEMO_N + step) for step in shifts]
+    additive = additive_scores(impl, np.stack([DEMO_Q, DEMO_KEY]), np.eye(2), np.eye(2), pairs)
+    rotary = rope_scores(impl, DEMO_Q, DEMO_KEY, pairs)
+    r.measure("additive PE: score range over s = −10 … 30", [min(additive), max(additive)])
+    r.measure("RoPE: score range over s = −10 … 30", [min(rotary), max(rotary)])
+    r.figure(
+        "additive-pe-under-shifts",
+        "lines",
+        "Score when both positions shift by s: additive PE against RoPE (m = 2, n = 5, d = 2)",
+        f"Additive PE's score swings between {min(additive):.3f} and {max(additive):.3f} as both positions move; "
+        f"the RoPE score stays at {rotary[0]:.3f}.",
+        x_label="common shift s",
+        y_label="score",
+        series={
+            "additive PE: (x + PE(m+s))·(y + PE(n+s))": {"x": shifts, "y": additive},
+            "RoPE: (R((m+s)θ)q)·(R((n+s)θ)k)": {"x": shifts, "y": rotary},
+        },
+    )
