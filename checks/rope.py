@@ -3,7 +3,6 @@
 - attention scores with RoPE (rotate q and k by their positions) and with additive PE
   ((x + PE(m))ᵀ W_Qᵀ W_K (y + PE(n))), computed in the backend of a check;
 - Hypothesis strategies for query/key pairs and for a common shift s of two positions;
-- ``refuted_identity``: record, as a proof fact, that an identity is false (with its witness);
 - ``misconception_verdict``: the verdict of a "this is a misconception" claim, taken from the
   claims that decide it.
 """
@@ -11,7 +10,6 @@
 from __future__ import annotations
 
 import numpy as np
-import sympy as sp
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -20,8 +18,6 @@ from checks.evaluate import evaluate_once
 from checks.harness import Finding, ProbeRecord, current_trial
 from checks.references import Reference
 from checks.strategies import UNIT, positions
-from checks.symbolic import Proof, Step, decide
-from checks.symbolic.proof import Fact
 from checks.tolerances import FLOAT64, position_limit
 from checks.verdicts import Verdict
 
@@ -84,22 +80,6 @@ def additive_scores(
 def score_scale(q: np.ndarray, key: np.ndarray, at: list[int]) -> float:
     """‖q‖‖k‖ · (1 + Σ|position|): a score's size times the angles its computation rounds."""
     return float(np.linalg.norm(q) * np.linalg.norm(key)) * (1 + sum(abs(p) for p in at))
-
-
-def refuted_identity(p: Proof, lhs: sp.Expr, rhs: sp.Expr, label: str) -> None:
-    """Record as a proof fact that ``lhs = rhs`` is false: the decision procedure refutes it with a witness.
-
-    The fact holds only when the decision is "refuted" (a nonzero remainder and a witness
-    confirmed at 50 and 80 digits). Were the identity proved, the fact fails and the claim
-    reads refuted; an undecided identity is a crash (broken), never evidence either way.
-    """
-    decision = decide(lhs, rhs)
-    if decision.status == "unknown":
-        raise RuntimeError(f"{label}: the decision procedure could not decide the identity ({decision.reason})")
-    holds = decision.status == "refuted"
-    p.facts.append(Fact(f"{label}: false in general (witness {decision.witness})", holds))
-    p.step(f"{label} — identity {decision.status}, so it does not hold in general", sp.Eq(lhs, rhs, evaluate=False))
-    p.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
 
 
 SEVERITY: tuple[Verdict, ...] = (

@@ -11,7 +11,6 @@ from checks.document_code import numpy_encoding, torch_module_cases
 from checks.formulas import BASE, d_model, i, omega, pair, pos
 from checks.references import frequency_values
 from checks.strategies import d_models, positions
-from checks.symbolic.proof import Fact
 from checks.tolerances import FLOAT32, FLOAT64, tolerance
 
 claim = Claim(
@@ -70,7 +69,7 @@ def _(p):
     div_term = sp.exp(2 * i * (-sp.log(BASE) / d_model))
     same = div_term == omega().rewrite(sp.exp)
     p.step(f"PyTorch div_term = exp(2i · (−ln 10000 / d)) is ω_i written with exp: {same}", sp.Eq(div_term, omega()))
-    p.facts.append(Fact("PyTorch div_term is ω_i (sympy: ω_i.rewrite(exp) is the same expression)", same))
+    p.fact("PyTorch div_term is ω_i (sympy: ω_i.rewrite(exp) is the same expression)", same)
 
 
 def formula_table(rows: int | list[int], d: int) -> np.ndarray:

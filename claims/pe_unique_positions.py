@@ -10,7 +10,6 @@ from checks import FLOATS, LOW_PRECISION, Claim, Quote
 from checks.encodings import table_in, table_rounded
 from checks.references import frequency_values
 from checks.strategies import d_models, positions
-from checks.symbolic.proof import Fact
 
 claim = Claim(
     id="pe.unique-positions",
@@ -55,7 +54,7 @@ def _(p):
     pair_gap = (sp.sin(w * a) - sp.sin(w * b)) ** 2 + (sp.cos(w * a) - sp.cos(w * b)) ** 2
     p.decide(pair_gap, 2 - 2 * sp.cos(w * (a - b)), label="every pair: 2 − 2cos(ω_i (p − q)), a function of p − q")
     p.step("2 − 2cos(p − q) = 0 ⇔ p − q ∈ 2πℤ; for integers p ≠ q that needs π = (p − q)/(2n), rational", sp.pi)
-    p.facts.append(Fact("π is irrational (sympy: pi.is_irrational)", sp.pi.is_irrational is True))
+    p.fact("π is irrational (sympy: pi.is_irrational)", sp.pi.is_irrational is True)
     p.step("hence PE(p) ≠ PE(q) for integers p ≠ q (argued from the two facts above, not decided)", sp.Ne(a, b))
 
 

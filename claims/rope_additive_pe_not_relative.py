@@ -17,7 +17,6 @@ from checks.rope import (
     DEMO_Q,
     additive_scores,
     common_shifts,
-    refuted_identity,
     rope_scores,
 )
 from checks.strategies import UNIT
@@ -71,21 +70,19 @@ def _(p):
         bilinear(x, a, y) + bilinear(x, a, pe(n)) + bilinear(pe(m), a, y) + bilinear(pe(m), a, pe(n)),
         label="score = content·content + content·position + position·content + position·position",
     )
-    refuted_identity(p, score(m + s, n + s), score(m, n), "score(m+s, n+s) = score(m, n) with additive PE")
+    p.refute(score(m + s, n + s), score(m, n), "score(m+s, n+s) = score(m, n) with additive PE")
     identity = sp.eye(2)
     p.decide(
         bilinear(pe(m), identity, pe(n)),
         sp.cos(w * (n - m)),
         label="W_Q = W_K = I: the position·position term alone is cos(ω(n−m)), distance-only",
     )
-    refuted_identity(
-        p,
+    p.refute(
         bilinear(x, identity, pe(n + s)) + bilinear(pe(m + s), identity, y),
         bilinear(x, identity, pe(n)) + bilinear(pe(m), identity, y),
         "W_Q = W_K = I: the content·position cross terms are not shift-invariant",
     )
-    refuted_identity(
-        p,
+    p.refute(
         bilinear(pe(m + s), a, pe(n + s)),
         bilinear(pe(m), a, pe(n)),
         "general W_Q, W_K: even the position·position term is not shift-invariant",
