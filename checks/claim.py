@@ -27,6 +27,8 @@ class Check:
     dtypes: tuple[str, ...]
     implementations: tuple[str, ...]
     devices: tuple[str, ...]
+    uses: str | None = None
+    """A capability (sinusoidal, rope, attention): run against every registered implementation offering it."""
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,21 @@ class Claim:
         dtypes: tuple[str, ...] = FLOATS,
         implementations: tuple[str, ...] = IMPLEMENTATIONS,
         devices: tuple[str, ...] = DEVICES,
+        uses: str | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorate a ``@given`` test ``def _(t, ...)`` run on every device and dtype."""
+        """Decorate a ``@given`` test ``def _(t, ...)`` run on every device and dtype.
+
+        Without ``uses``, ``t.impl`` is the project's reference on each backend in ``implementations``.
+        With ``uses="rope"`` (or sinusoidal, attention), the check concerns an implementation: it runs
+        against every registered implementation offering that capability, ``t.impl`` being the adapter
+        (checks.implementations) and ``t.ref`` the reference; only the references decide the verdict.
+        """
 
         def register(test: Callable[..., Any]) -> Callable[..., Any]:
             if not hasattr(test, "hypothesis"):
                 raise TypeError(f"{self.id}: a check must be decorated with @given first")
-            self.checks.append(Check(_name(test, len(self.checks)), test, dtypes, implementations, devices))
+            name = _name(test, len(self.checks))
+            self.checks.append(Check(name, test, dtypes, implementations, devices, uses))
             return test
 
         return register

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import os
+import signal
+import threading
 import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from checks.claim import Claim
@@ -12,6 +18,18 @@ from checks.harness import Finding, NumericRun, ProbeRecord, run_check
 from checks.sweeps import SweepRun, run_sweep
 from checks.symbolic import Proof
 from checks.verdicts import Verdict, observe
+
+TIME_LIMIT_ENV = "THEORY_CLAIMS_TIME_LIMIT"
+DEFAULT_TIME_LIMIT = 120.0
+"""Seconds one claim may run (quotes, proofs, checks, sweeps, probes together); the environment
+variable THEORY_CLAIMS_TIME_LIMIT overrides it, 0 turns the limit off."""
+
+
+class TimeLimitExceeded(BaseException):
+    """A claim ran past its time limit (SIGALRM in the main thread).
+
+    A BaseException, so that neither Hypothesis nor a check's own ``except Exception`` swallows it.
+    """
 
 
 @dataclass
@@ -27,6 +45,8 @@ class ClaimOutcome:
     probes: list[ProbeRecord] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    deadline: float = math.inf
+    """time.monotonic() at which the claim's time limit runs out."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -37,7 +57,10 @@ class ClaimOutcome:
             )
         for run in self.runs:
             if run.status == "failed":
-                found.append(Finding("counterexample", f"{run.check}: {run.message}", run.counterexample or {}))
+                kind = "counterexample" if run.reference else "implementation"
+                found.append(
+                    Finding(kind, f"{run.implementation}: {run.check}: {run.message}", run.counterexample or {})
+                )
         for sweep in self.sweeps:
             if sweep.status == "failed":
                 where = f"{sweep.device} {sweep.dtype} d_model={sweep.d_model}"
@@ -55,6 +78,7 @@ def evaluate(claim: Claim) -> ClaimOutcome:
     """Run everything the claim declares; a crash anywhere makes it broken, not refuted."""
     started = time.perf_counter()
     outcome = ClaimOutcome(claim, Verdict.BROKEN)
+    outcome.deadline = time.monotonic() + (time_limit() if time_limit() > 0 else math.inf)
     _guard(outcome, "sources", lambda: [quote.verify() for quote in claim.sources])
     if not claim.out_of_scope:
         _run_proofs(outcome)
@@ -69,7 +93,7 @@ def evaluate(claim: Claim) -> ClaimOutcome:
         crashed=bool(outcome.errors),
         out_of_scope=bool(claim.out_of_scope),
         proof_status=outcome.proof.status if outcome.proof else None,
-        run_statuses=[run.status for run in outcome.runs] + [run.status for run in outcome.sweeps],
+        run_statuses=[run.status for run in outcome.runs if run.reference] + [run.status for run in outcome.sweeps],
         finding_kinds=[f.kind for f in outcome.findings],
         probes_ran=bool(outcome.probes),
     )
@@ -126,9 +150,63 @@ def _run_probe(outcome: ClaimOutcome, probe) -> None:
     outcome.probes.append(record)
 
 
-def _guard(outcome: ClaimOutcome, what: str, action) -> None:
+def time_limit() -> float:
+    """The per-claim time limit in seconds (0: none)."""
+    text = os.environ.get(TIME_LIMIT_ENV, "").strip()
     try:
-        action()
+        return float(text) if text else DEFAULT_TIME_LIMIT
+    except ValueError:
+        raise ValueError(f"{TIME_LIMIT_ENV}={text!r} is not a number of seconds") from None
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[bool]:
+    """Raise TimeLimitExceeded after ``seconds``; yields whether the alarm is armed.
+
+    Not armed off the main thread, without a limit, or when a timer already runs (an outer
+    claim's, while a derived claim evaluates its dependencies: the outer one then applies).
+    """
+    if (
+        math.isinf(seconds)
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0]
+    ):
+        yield False
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeLimitExceeded
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _guard(outcome: ClaimOutcome, what: str, action) -> None:
+    if time.monotonic() >= outcome.deadline:
+        _out_of_time(outcome, what)
+        return
+    armed = False
+    try:
+        with _alarm(outcome.deadline - time.monotonic()) as armed:
+            action()
+    except TimeLimitExceeded:
+        if not armed:
+            raise
+        _out_of_time(outcome, what)
     except Exception as error:
         where = traceback.extract_tb(error.__traceback__)[-1]
         outcome.errors.append(f"{what}: {type(error).__name__}: {error} ({where.filename}:{where.lineno})")
+
+
+def _out_of_time(outcome: ClaimOutcome, what: str) -> None:
+    """Record once, naming the step it happened in, that the claim used up its time limit."""
+    if not any("TimeLimitExceeded" in error for error in outcome.errors):
+        outcome.errors.append(
+            f"{what}: TimeLimitExceeded: claim {outcome.claim.id} ran past its time limit of {time_limit():g} s "
+            f"(environment variable {TIME_LIMIT_ENV}); the rest of the claim did not run"
+        )

@@ -12,6 +12,8 @@ import numpy as np
 
 from checks.backends import BACKENDS, Backend, available_devices
 from checks.claim import Check
+from checks.implementations import Bound, by_name, offering
+from checks.implementations.base import backend_name, is_reference, missing, unsupported
 from checks.references import Reference
 from checks.tolerances import Tolerance, tolerance
 
@@ -47,15 +49,19 @@ class NumericRun:
     counterexample: dict[str, str] | None = None
     message: str = ""
     seconds: float = 0.0
+    reference: bool = True
+    """The project's own implementation: only these runs decide the claim's verdict."""
 
 
 class Trial:
     """The ``t`` a check receives: backend, implementation, tolerance, recorder."""
 
-    def __init__(self, run: NumericRun, xp: Backend) -> None:
+    def __init__(self, run: NumericRun, xp: Backend, adapter: Any = None) -> None:
         self.run = run
         self.xp = xp
-        self.impl = Reference(xp)
+        self.ref = Reference(xp)
+        self.impl: Any = Bound(adapter, xp) if adapter is not None else self.ref
+        self.max_position: int | None = getattr(adapter, "max_position", None)
         self.device, self.dtype = run.device, run.dtype
         self.tolerance: Tolerance = tolerance(run.dtype)
         self._input: dict[str, str] = {}
@@ -145,20 +151,31 @@ class Trial:
 
 
 def run_check(check: Check) -> list[NumericRun]:
-    """Every implementation × device × dtype the check names; unsupported ones are skipped."""
+    """Every implementation × device × dtype the check names; what cannot run is skipped with the reason."""
     runs = []
-    for implementation in check.implementations:
-        backend = BACKENDS[implementation]
+    for adapter in _adapters(check):
+        backend = BACKENDS[backend_name(adapter)]
         for device in check.devices:
             for dtype in check.dtypes:
-                run = NumericRun(check.name, implementation, device, dtype)
-                reason = _unavailable(device) or backend.unsupported(device, dtype)
+                run = NumericRun(check.name, adapter.name, device, dtype, reference=is_reference(adapter))
+                reason = (
+                    _unavailable(device)
+                    or missing(adapter)
+                    or backend.unsupported(device, dtype)
+                    or unsupported(adapter, device, dtype)
+                )
                 if reason:
                     run.message = reason
                 else:
-                    _execute(check, run, backend(dtype, device))
+                    _execute(check, run, backend(dtype, device), adapter if check.uses else None)
                 runs.append(run)
     return runs
+
+
+def _adapters(check: Check) -> list[Any]:
+    if check.uses:
+        return offering(check.uses)
+    return [by_name(name if name.startswith("reference-") else f"reference-{name}") for name in check.implementations]
 
 
 def _unavailable(device: str) -> str | None:
@@ -167,8 +184,8 @@ def _unavailable(device: str) -> str | None:
     return None
 
 
-def _execute(check: Check, run: NumericRun, xp: Backend) -> None:
-    trial = Trial(run, xp)
+def _execute(check: Check, run: NumericRun, xp: Backend, adapter: Any) -> None:
+    trial = Trial(run, xp, adapter)
     test = check.test
     inner = test.hypothesis.inner_test
 

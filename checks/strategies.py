@@ -17,9 +17,10 @@ UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
 
 
 def _limit(maximum: int | None) -> int:
+    """The dtype's meaningful limit, the implementation's own limit (its tables) and ``maximum``."""
     trial = current_trial()
-    limit = position_limit(trial.dtype if trial else FLOAT64)
-    return min(limit, maximum) if maximum is not None else limit
+    limits = [position_limit(trial.dtype if trial else FLOAT64), maximum, trial.max_position if trial else None]
+    return min(limit for limit in limits if limit is not None)
 
 
 @st.composite

@@ -265,7 +265,7 @@ def _runs(source: Source, record: dict[str, Any]) -> list[Run]:
                 source=source,
                 kind="sweep",
                 name=str(sweep.get("sweep", "")),
-                implementation="torch",
+                implementation="reference-torch",
                 device=str(sweep.get("device", "")),
                 dtype=str(sweep.get("dtype", "")),
                 status=str(sweep.get("status", "")),

@@ -103,10 +103,10 @@ def test_runs_record_examples_error_tolerance_and_worst_input(results):
     _, claims, _ = results
     runs = claims["demo.proved"]["numeric"]
     assert {(r["implementation"], r["dtype"]) for r in runs if r["status"] == "passed"} == {
-        ("numpy", "float64"),
-        ("numpy", "float32"),
-        ("torch", "float64"),
-        ("torch", "float32"),
+        ("reference-numpy", "float64"),
+        ("reference-numpy", "float32"),
+        ("reference-torch", "float64"),
+        ("reference-torch", "float32"),
     }
     for run in runs:
         if run["status"] == "passed":

@@ -1,0 +1,18 @@
+"""Implementations under test: the adapter protocol, the built-in adapters and the registry."""
+
+from checks.implementations.base import CAPABILITIES, HALF_SPLIT, INTERLEAVED, PAIRINGS, Bound, to_interleaved
+from checks.implementations.registry import by_name, implementations, load, offering, register
+
+__all__ = [
+    "CAPABILITIES",
+    "HALF_SPLIT",
+    "INTERLEAVED",
+    "PAIRINGS",
+    "Bound",
+    "by_name",
+    "implementations",
+    "load",
+    "offering",
+    "register",
+    "to_interleaved",
+]

@@ -1,0 +1,83 @@
+"""The implementation protocol: a small adapter that exposes what an implementation offers.
+
+An adapter is any object with a ``name`` and one or more capability methods:
+
+- ``sinusoidal(positions, d_model, dtype, device)`` → rows PE(pos) for the integer ``positions``;
+- ``rope(x, positions)`` → x (n × d, a tensor already in the run's dtype and device) with row j
+  rotated for ``positions[j]`` (base 10000), pairs as ``pairing`` declares;
+- ``attention(x, w_q, w_k, w_v)`` → softmax(x W_Q (x W_K)ᵀ / √d_k) x W_V, no mask, no position.
+
+Optional attributes: ``backend`` ("torch" or "numpy", the arrays it takes and returns; torch if
+absent), ``pairing`` ("interleaved": (2i, 2i+1), or "half-split": (i, i + d/2)), ``missing()`` (why it
+cannot run here, e.g. a package not installed) and ``unsupported(device, dtype)``. A capability an
+adapter lacks is skipped with the reason, not failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from checks.backends import Backend
+
+CAPABILITIES = ("sinusoidal", "rope", "attention")
+INTERLEAVED, HALF_SPLIT = "interleaved", "half-split"
+PAIRINGS = (INTERLEAVED, HALF_SPLIT)
+
+
+def capabilities(adapter: Any) -> set[str]:
+    return {name for name in CAPABILITIES if callable(getattr(adapter, name, None))}
+
+
+def backend_name(adapter: Any) -> str:
+    return getattr(adapter, "backend", "torch")
+
+
+def missing(adapter: Any) -> str | None:
+    """Why the adapter cannot run on this machine (None when it can)."""
+    check = getattr(adapter, "missing", None)
+    return check() if callable(check) else None
+
+
+def unsupported(adapter: Any, device: str, dtype: str) -> str | None:
+    check = getattr(adapter, "unsupported", None)
+    return check(device, dtype) if callable(check) else None
+
+
+def is_reference(adapter: Any) -> bool:
+    """The project's own references decide a claim's verdict; every other adapter gets a matrix cell."""
+    return bool(getattr(adapter, "reference", False))
+
+
+def to_interleaved(d_model: int, pairing: str) -> np.ndarray:
+    """Index array p with x_interleaved = x[p]: half-split pair (i, i + d/2) becomes (2i, 2i + 1)."""
+    if pairing == INTERLEAVED:
+        return np.arange(d_model)
+    if pairing == HALF_SPLIT:
+        half = d_model // 2
+        return np.stack([np.arange(half), np.arange(half) + half], axis=1).reshape(-1)
+    raise ValueError(f"pairing {pairing!r} is not one of {PAIRINGS}")
+
+
+class Bound:
+    """An adapter bound to one run's backend: what a check sees as ``t.impl``."""
+
+    def __init__(self, adapter: Any, xp: Backend) -> None:
+        self.adapter, self.xp = adapter, xp
+        self.name = adapter.name
+        self.pairing = getattr(adapter, "pairing", INTERLEAVED)
+
+    def sinusoidal(self, positions: object, d_model: int) -> Any:
+        rows = np.atleast_1d(np.asarray(positions, dtype=np.int64))
+        return self.adapter.sinusoidal(rows, d_model, self.xp.dtype, self.xp.device)
+
+    def rope(self, x: Any, positions: object) -> Any:
+        return self.adapter.rope(x, np.atleast_1d(np.asarray(positions, dtype=np.int64)))
+
+    def attention(self, x: Any, w_q: Any, w_k: Any, w_v: Any) -> Any:
+        return self.adapter.attention(x, w_q, w_k, w_v)
+
+    def to_interleaved(self, d_model: int) -> np.ndarray:
+        """The permutation that puts this adapter's pairs in (2i, 2i + 1) order."""
+        return to_interleaved(d_model, self.pairing)

@@ -1,0 +1,84 @@
+"""Built-in adapters: the project's references, a half-split RoPE, PyTorch's SDPA, Meta-style RoPE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from checks.attention import self_attention
+from checks.backends import BACKENDS
+from checks.implementations.base import HALF_SPLIT, INTERLEAVED
+from checks.references import Reference
+
+
+class ReferenceAdapter:
+    """The project's own implementations (checks.references, checks.attention) on one backend."""
+
+    reference = True
+    pairing = INTERLEAVED
+
+    def __init__(self, backend: str) -> None:
+        self.backend = backend
+        self.name = f"reference-{backend}"
+
+    def _reference(self, dtype: str, device: str) -> Reference:
+        return Reference(BACKENDS[self.backend](dtype, device))
+
+    def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> Any:
+        return self._reference(dtype, device).sinusoidal(positions, d_model)
+
+    def rope(self, x: Any, positions: np.ndarray) -> Any:
+        return Reference(self._backend_of(x)).rope(x, positions)
+
+    def attention(self, x: Any, w_q: Any, w_k: Any, w_v: Any) -> Any:
+        return self_attention(self._backend_of(x), x, w_q, w_k, w_v)
+
+    def _backend_of(self, x: Any) -> Any:
+        dtype = str(x.dtype).removeprefix("torch.")
+        device = "cpu" if isinstance(x, np.ndarray) else x.device.type
+        return BACKENDS[self.backend](dtype, device)
+
+
+def _angles(positions: np.ndarray, d_model: int, like: torch.Tensor) -> torch.Tensor:
+    """pos · θ_i in float32 as Llama-style code forms them: 1 / 10000^(2i/d) in float32, then an outer product."""
+    inverse = 1.0 / (10000.0 ** (torch.arange(0, d_model, 2, dtype=torch.float32, device=like.device) / d_model))
+    return torch.as_tensor(positions, dtype=torch.float32, device=like.device)[:, None] * inverse[None, :]
+
+
+class HalfSplitRope:
+    """RoPE with pairs (i, i + d/2): x·cos + rotate_half(x)·sin, the layout of GPT-NeoX and Llama in transformers."""
+
+    name = "half-split-rope"
+    pairing = HALF_SPLIT
+
+    def rope(self, x: torch.Tensor, positions: np.ndarray) -> torch.Tensor:
+        angles = _angles(positions, x.shape[-1], x)
+        cos, sin = (torch.cat([f(angles)] * 2, dim=-1).to(x.dtype) for f in (torch.cos, torch.sin))
+        half = x.shape[-1] // 2
+        rotated_half = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+        return x * cos + rotated_half * sin
+
+
+class MetaComplexRope:
+    """Meta's Llama reference: precompute_freqs_cis with torch.polar, then a complex multiply (interleaved)."""
+
+    name = "meta-complex-rope"
+    pairing = INTERLEAVED
+
+    def rope(self, x: torch.Tensor, positions: np.ndarray) -> torch.Tensor:
+        angles = _angles(positions, x.shape[-1], x)
+        freqs_cis = torch.polar(torch.ones_like(angles), angles)
+        as_complex = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(as_complex * freqs_cis).flatten(-2).type_as(x)
+
+
+class TorchSdpaAttention:
+    """torch.nn.functional.scaled_dot_product_attention after the three projections."""
+
+    name = "torch-sdpa"
+
+    def attention(self, x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, w_v: torch.Tensor) -> torch.Tensor:
+        q, k, v = ((x @ w)[None] for w in (w_q, w_k, w_v))
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)[0]
