@@ -16,18 +16,30 @@ from hypothesis import settings
 from checks.claim import Claim
 from checks.discovery import load_claims
 from checks.evaluate import evaluate_once
+from checks.implementations import load, register
 from checks.results import DEFAULT_PATH, broken_record, claim_record, environment, write_results
 
 RECORD = "claim_record"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.getgroup("theory-claims").addoption(
-        "--results", default=str(DEFAULT_PATH), help="where to write the results file (JSON)"
+    group = parser.getgroup("theory-claims")
+    group.addoption("--results", default=str(DEFAULT_PATH), help="where to write the results file (JSON)")
+    group.addoption(
+        "--impl",
+        action="append",
+        default=[],
+        metavar="package.module:object",
+        help="add an implementation adapter (repeatable); see README 'Implementations'",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    for spec in config.getoption("--impl"):
+        try:
+            register(load(spec))
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
     config.pluginmanager.register(ResultsCollector(config), "theory-claims-results")
 
 

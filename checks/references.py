@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from checks.backends import Array, Backend
+from checks.pairing import INTERLEAVED, to_interleaved
 
 BASE = 10000.0
 
@@ -28,6 +29,11 @@ class Reference:
 
     xp: Backend
     name = "reference"
+    pairing = INTERLEAVED
+
+    def to_interleaved(self, d_model: int) -> np.ndarray:
+        """RoPE pairs are already (2i, 2i + 1) here: the identity permutation."""
+        return to_interleaved(d_model, self.pairing)
 
     def frequencies(self, d_model: int) -> Array:
         return self.xp.array(frequency_values(d_model))

@@ -15,10 +15,9 @@ from hypothesis.extra.numpy import arrays
 
 from checks.discovery import find_claim
 from checks.evaluate import evaluate_once
-from checks.harness import Finding, ProbeRecord, current_trial
+from checks.harness import Finding, ProbeRecord
 from checks.references import Reference
-from checks.strategies import UNIT, positions
-from checks.tolerances import FLOAT64, position_limit
+from checks.strategies import UNIT, position_bound, positions
 from checks.verdicts import Verdict
 
 DEMO_M, DEMO_N, DEMO_SHIFT = 2, 5, 5
@@ -35,13 +34,8 @@ def query_key_pairs(high: int = 16) -> st.SearchStrategy[tuple[np.ndarray, np.nd
 
 @st.composite
 def common_shifts(draw: st.DrawFn) -> tuple[int, int, int]:
-    """(m, n, s) with m, n, m + s and n + s all within the dtype's meaningful positions.
-
-    The bound is ``checks.tolerances.position_limit``: beyond it, the angle rounding
-    alone would make a sin/cos tolerance a quarter of sin's range.
-    """
-    trial = current_trial()
-    limit = position_limit(trial.dtype if trial else FLOAT64)
+    """(m, n, s) with m, n, m + s and n + s all within the run's positions (checks.strategies.position_bound)."""
+    limit = position_bound()
     m, n = draw(positions()), draw(positions())
     shift = draw(st.integers(-min(m, n), limit - max(m, n)))
     return m, n, shift

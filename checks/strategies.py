@@ -16,7 +16,7 @@ from checks.tolerances import FLOAT64, position_limit
 UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
 
 
-def _limit(maximum: int | None) -> int:
+def position_bound(maximum: int | None = None) -> int:
     """The dtype's meaningful limit, the implementation's own limit (its tables) and ``maximum``."""
     trial = current_trial()
     limits = [position_limit(trial.dtype if trial else FLOAT64), maximum, trial.max_position if trial else None]
@@ -26,7 +26,7 @@ def _limit(maximum: int | None) -> int:
 @st.composite
 def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0) -> int:
     """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``)."""
-    top = _limit(maximum)
+    top = position_bound(maximum)
     if minimum > top:
         raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     return draw(st.integers(minimum, top))
@@ -35,7 +35,7 @@ def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0) -> 
 @st.composite
 def offsets(draw: st.DrawFn, maximum: int | None = None) -> int:
     """A shift k, negative or positive, within the dtype's meaningful range."""
-    bound = _limit(maximum)
+    bound = position_bound(maximum)
     return draw(st.integers(-bound, bound))
 
 

@@ -46,7 +46,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="rope")
 @given(qk=query_key_pairs(high=64), m=POSITIONS, n=POSITIONS)
 def rotation_keeps_lengths(t, qk, m, n):
     stored = t.xp.to_float64(t.xp.array(np.stack(qk)))

@@ -20,10 +20,9 @@ from typing import Any
 import numpy as np
 
 from checks.backends import Backend
+from checks.pairing import INTERLEAVED, to_interleaved
 
 CAPABILITIES = ("sinusoidal", "rope", "attention")
-INTERLEAVED, HALF_SPLIT = "interleaved", "half-split"
-PAIRINGS = (INTERLEAVED, HALF_SPLIT)
 
 
 def capabilities(adapter: Any) -> set[str]:
@@ -48,16 +47,6 @@ def unsupported(adapter: Any, device: str, dtype: str) -> str | None:
 def is_reference(adapter: Any) -> bool:
     """The project's own references decide a claim's verdict; every other adapter gets a matrix cell."""
     return bool(getattr(adapter, "reference", False))
-
-
-def to_interleaved(d_model: int, pairing: str) -> np.ndarray:
-    """Index array p with x_interleaved = x[p]: half-split pair (i, i + d/2) becomes (2i, 2i + 1)."""
-    if pairing == INTERLEAVED:
-        return np.arange(d_model)
-    if pairing == HALF_SPLIT:
-        half = d_model // 2
-        return np.stack([np.arange(half), np.arange(half) + half], axis=1).reshape(-1)
-    raise ValueError(f"pairing {pairing!r} is not one of {PAIRINGS}")
 
 
 class Bound:

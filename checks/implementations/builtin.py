@@ -9,7 +9,7 @@ import torch
 
 from checks.attention import self_attention
 from checks.backends import BACKENDS
-from checks.implementations.base import HALF_SPLIT, INTERLEAVED
+from checks.pairing import HALF_SPLIT, INTERLEAVED
 from checks.references import Reference
 
 
