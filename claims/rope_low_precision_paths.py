@@ -1,0 +1,79 @@
+"""Each RoPE implementation's own bfloat16/float16 path keeps the relative score only up to a position."""
+
+from checks import Claim, Quote
+from checks.implementations import offering
+from checks.implementations.base import backend_name, is_reference, missing
+from checks.pairings import adapter_score_errors
+from checks.precision import find_boundary, rope_score_errors, rope_vectors
+
+D_MODEL, DISTANCE = 64, 3
+DTYPES = ("bfloat16", "float16")
+REACH, WINDOW = 2**24, 256
+"""Positions examined at most (float32 angles lose integer positions beyond 2²⁴), and the bisection window."""
+
+claim = Claim(
+    id="rope.low-precision-paths",
+    title="Where each RoPE implementation's low-precision path stops seeing only n − m",
+    statement=(
+        f"Feeding bfloat16 and float16 queries and keys to each RoPE implementation the way a model does "
+        f"(d = {D_MODEL}, n − m = {DISTANCE}, fixed q and k), the score (R(mθ)q)·(R(nθ)k) stays within "
+        "torch.testing's tolerance of qᵀR((n−m)θ)k only up to a position m that depends on the implementation "
+        "and dtype; beside each, the same computation with angles formed in float32 and in the dtype."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§8 그다음: RoPE",
+            "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
+        )
+    ],
+    depends=["rope.relative-score", "precision.rope-score"],
+    expect="qualified",
+)
+
+
+@claim.probe
+def boundaries(r):
+    """Boundary per installed implementation × dtype, next to the reference with float32 and in-dtype angles."""
+    q, key = rope_vectors(D_MODEL)
+    scale = float(q.norm() * key.norm())
+    rows = []
+    for dtype in DTYPES:
+        paths = {
+            f"reference, {mode} angles": rope_score_errors(dtype, mode, D_MODEL, DISTANCE)
+            for mode in ("float32", "low")
+        }
+        for adapter in offering("rope"):
+            if missing(adapter) or is_reference(adapter) or backend_name(adapter) != "torch":
+                continue
+            paths[adapter.name] = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)
+        for name, errors in paths.items():
+            top = min(REACH, getattr(adapter_by_name(name), "max_position", REACH))
+            boundary = find_boundary(
+                errors, dtype, name, D_MODEL // 2, scale, reach=top - DISTANCE - WINDOW, window=WINDOW
+            )
+            rows.append(
+                {
+                    "implementation": name,
+                    "dtype": dtype,
+                    "holds_up_to": boundary.holds_up_to,
+                    "first_failure": boundary.first_failure,
+                    "error": boundary.error_at_failure,
+                    "tolerance": boundary.tolerance,
+                    "method": boundary.method,
+                }
+            )
+            if boundary.first_failure is not None:
+                r.condition(
+                    f"{name} in {dtype}: the score sees only n − m up to m = {boundary.holds_up_to}; at m = "
+                    f"{boundary.first_failure} the error is {boundary.error_at_failure:.3g} > {boundary.tolerance:.3g} "
+                    f"({boundary.method})",
+                    implementation=name,
+                    dtype=dtype,
+                    position=boundary.first_failure,
+                )
+    r.measure("boundaries", rows)
+
+
+def adapter_by_name(name: str) -> object:
+    return next((a for a in offering("rope") if a.name == name), None)

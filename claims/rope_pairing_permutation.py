@@ -1,0 +1,97 @@
+"""Interleaved and half-split RoPE are one rotation up to a permutation of dimensions."""
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.formulas import omega, rotation
+from checks.implementations import HALF_SPLIT, INTERLEAVED, offering, to_interleaved
+from checks.implementations.base import missing
+from checks.pairings import probe_permutation
+from checks.strategies import positions, vectors
+
+claim = Claim(
+    id="rope.pairing-permutation",
+    title="RoPE pairings differ only by a permutation of dimensions",
+    statement=(
+        "Rotating pairs (2i, 2i+1) (interleaved: Meta, torchtune) or pairs (i, i + d/2) (half-split: Hugging Face "
+        "Llama) is the same rotation up to the permutation p = [0, d/2, 1, d/2 + 1, …]: "
+        "half_split(x) = interleaved(x[p])[p⁻¹]. Each implementation's permutation is found by probing it, and "
+        "both pairings keep the relative-score property of document 002 §8."
+    ),
+    sources=[
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "§8 그다음: RoPE",
+            "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.",
+        )
+    ],
+    depends=["rope.relative-score"],
+    expect="proved",
+)
+
+D = 8
+
+
+@claim.proof
+def _(p):
+    m = sp.Symbol("m", real=True)
+    half = D // 2
+    blocks = sp.diag(*(rotation(m * omega(j, D)) for j in range(half)))
+    order = to_interleaved(D, HALF_SPLIT)
+    permutation = sp.Matrix(D, D, lambda row, col: 1 if order[row] == col else 0)
+    cos = sp.Matrix([sp.cos(m * omega(j % half, D)) for j in range(D)])
+    sin = sp.Matrix([sp.sin(m * omega(j % half, D)) for j in range(D)])
+    rotate_half = sp.Matrix(D, D, lambda row, col: -1 if col == row + half else 1 if row == col + half else 0)
+    half_split = sp.diag(*cos) + sp.diag(*sin) * rotate_half
+    p.step("permutation P (x_interleaved = P x)", permutation)
+    p.decide(
+        permutation.T * blocks * permutation,
+        half_split,
+        label=f"Pᵀ R_interleaved(m) P = x·cos + rotate_half(x)·sin, d = {D}",
+    )
+
+
+@claim.probe
+def permutations_found(r):
+    """Probe every installed RoPE implementation for its pairs; compare with its declared pairing."""
+    found = {}
+    for adapter in offering("rope"):
+        if missing(adapter):
+            found[adapter.name] = missing(adapter)
+            continue
+        order = probe_permutation(adapter, D)
+        declared = getattr(adapter, "pairing", INTERLEAVED)
+        found[adapter.name] = {"declared": declared, "found": order.tolist()}
+        if not np.array_equal(order, to_interleaved(D, declared)):
+            r.counterexample(
+                f"{adapter.name} declares {declared} pairs but rotates {order.tolist()} (d = {D})",
+                implementation=adapter.name,
+                found=order.tolist(),
+            )
+    r.measure(f"permutation to (2i, 2i+1) order, found by probing (d = {D})", found)
+
+
+def half_split_formula(t, x: np.ndarray, m: int) -> np.ndarray:
+    """x·cos + rotate_half(x)·sin built directly in the run's backend and dtype (no pairs, no permutation)."""
+    angles = t.ref.angles([m], len(x))
+    cos, sin = (t.xp.to_float64(f(angles))[0] for f in (t.xp.cos, t.xp.sin))
+    half = len(x) // 2
+    rotated_half = np.concatenate([-x[half:], x[:half]])
+    return x * np.tile(cos, 2) + rotated_half * np.tile(sin, 2)
+
+
+@claim.check(dtypes=FLOATS, uses="rope")
+@given(x=vectors(16), m=positions())
+def agrees_after_permutation(t, x, m):
+    """An implementation equals the permuted interleaved reference (for the reference: the half-split formula)."""
+    if t.run.reference:
+        order, mine = to_interleaved(len(x), HALF_SPLIT), half_split_formula(t, x, m)
+    else:
+        order = probe_permutation(t.impl.adapter, len(x))
+        mine = t.xp.to_float64(t.impl.rope(t.xp.array(x[None, :]), [m]))[0]
+    permuted = t.xp.to_float64(t.ref.rope(t.xp.array(x[order][None, :]), [m]))[0][np.argsort(order)]
+    t.close(
+        mine, permuted, scale=float(np.linalg.norm(x)) * (1 + m), label="rotation vs permuted interleaved reference"
+    )
