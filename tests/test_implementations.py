@@ -1,0 +1,109 @@
+"""The implementation protocol: registry, --impl, pairings, and the third-party adapters when installed."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from checks.implementations import HALF_SPLIT, by_name, implementations, load, offering, to_interleaved
+from checks.implementations.base import missing
+from checks.pairings import probe_permutation
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = textwrap.dedent(
+    """
+    import torch
+
+
+    class ShiftedRope:
+        name = "shifted-rope"
+        pairing = "interleaved"
+
+        def rope(self, x, positions):
+            d = x.shape[-1]
+            inverse = 1.0 / (10000.0 ** (torch.arange(0, d, 2, dtype=torch.float64) / d))
+            angles = (torch.as_tensor(positions, dtype=torch.float64)[:, None] + 1) * inverse[None, :]
+            cos, sin = torch.cos(angles).to(x.dtype), torch.sin(angles).to(x.dtype)
+            even, odd = x[..., 0::2], x[..., 1::2]
+            return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
+    """
+)
+
+CLAIM = textwrap.dedent(
+    """
+    import numpy as np
+    from hypothesis import given, strategies as st
+    from checks import Claim, Quote
+
+    claim = Claim(id="demo.rope-norm", title="t", statement="s", expect="holds",
+                  sources=[Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")])
+
+    @claim.check(dtypes=("float64",), devices=("cpu",), uses="rope")
+    @given(m=st.integers(0, 50))
+    def starts_at_zero(t, m):
+        x = np.eye(4)[:1]
+        t.close(t.xp.to_float64(t.impl.rope(t.xp.array(x), [0]))[0], x[0], label="position 0 rotates nothing")
+    """
+)
+
+
+def test_names_are_unique_and_capabilities_found():
+    names = [adapter.name for adapter in implementations()]
+    assert len(names) == len(set(names))
+    assert {"reference-torch", "half-split-rope", "meta-complex-rope", "torchtune", "hf-llama"} <= {
+        a.name for a in offering("rope")
+    }
+    assert {"reference-numpy", "document-numpy", "document-torch"} <= {a.name for a in offering("sinusoidal")}
+
+
+def test_a_bad_spec_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"package\.module:object"):
+        load("no_colon")
+    with pytest.raises(ValueError, match="no_such_module_xyz"):
+        load("no_such_module_xyz:Adapter")
+
+
+@pytest.mark.parametrize("name", ["half-split-rope", "meta-complex-rope"])
+def test_probing_finds_the_declared_pairing(name):
+    adapter = by_name(name)
+    assert np.array_equal(probe_permutation(adapter, 8), to_interleaved(8, adapter.pairing))
+
+
+def test_half_split_is_the_interleaved_rotation_on_permuted_dimensions():
+    x = torch.randn(3, 16, dtype=torch.float64)
+    positions = np.array([0, 5, 300])
+    order = to_interleaved(16, HALF_SPLIT)
+    reference = by_name("reference-torch").rope(x[:, order], positions)[:, np.argsort(order)]
+    # half-split-rope forms its angles in float32 as model code does: about 2⁻²⁴ · 300 · ‖x‖ apart from float64
+    torch.testing.assert_close(by_name("half-split-rope").rope(x, positions), reference, rtol=1e-4, atol=1e-4)
+
+
+def test_an_external_adapter_runs_through_impl_and_a_wrong_one_gets_a_counterexample(pytester, monkeypatch):
+    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makepyfile(user_adapter=ADAPTER)
+    (pytester.mkdir("claims") / "demo_rope_norm.py").write_text(CLAIM)
+    monkeypatch.setenv("PYTHONPATH", f"{ROOT}:{pytester.path}")
+    # a subprocess: third-party adapters register torch libraries that cannot be imported twice in one process
+    outcome = pytester.runpytest_subprocess("claims", "--impl", "user_adapter:ShiftedRope", "--results", "r.json")
+    outcome.assert_outcomes(passed=1)
+    (record,) = json.loads((pytester.path / "r.json").read_text())["claims"]
+    runs = [r for r in record["numeric"] if r["implementation"] == "shifted-rope"]
+    assert runs and runs[0]["status"] == "failed" and runs[0]["counterexample"]
+    assert record["observed"] == "holds"
+    assert any(f["kind"] == "implementation" and "shifted-rope" in f["text"] for f in record["findings"])
+
+
+@pytest.mark.parametrize("name", ["torchtune", "hf-llama"])
+def test_third_party_adapters_rotate_like_the_reference_when_installed(name):
+    adapter = by_name(name)
+    if missing(adapter):
+        assert "not installed" in missing(adapter)
+        return
+    x = torch.randn(4, 16, dtype=torch.float32)
+    positions = np.array([0, 1, 7, 1000])
+    order = to_interleaved(16, adapter.pairing)
+    reference = by_name("reference-torch").rope(x[:, order].double(), positions)[:, np.argsort(order)]
+    torch.testing.assert_close(adapter.rope(x, positions).double(), reference, rtol=1e-4, atol=1e-4)
