@@ -4,7 +4,7 @@ import sympy as sp
 from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
-from checks.attention import Sentence, attention_per_query, close_attention, self_attention, single_threaded
+from checks.attention import Sentence, attention_per_query, close_attention, single_threaded
 from checks.strategies import sentences
 
 claim = Claim(
@@ -54,16 +54,17 @@ def _(p):
     p.free_of(first_row, *others, label="row 0, softmax(q_0 Kᵀ/√d) V, contains no other query")
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="attention")
 @given(sentence=sentences())
 @example(sentence=Sentence(d=6, words=(0, 1, 2, 3), order=(0, 1, 2, 3), seed=0))
 @single_threaded()
 def matrix_form_equals_loop(t, sentence):
+    """Each implementation's one-matrix attention equals the reference per-query loop."""
     weights = [t.xp.array(w) for w in sentence.weights]
     x = t.xp.array(sentence.tokens)
     close_attention(
         t,
-        self_attention(t.xp, x, *weights),
+        t.impl.attention(x, *weights),
         attention_per_query(t.xp, x, *weights),
         x,
         weights,

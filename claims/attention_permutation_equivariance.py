@@ -140,15 +140,15 @@ DEMO = Sentence(d=6, words=(0, 1, 2), order=(2, 1, 0), seed=0)
 """Demo 1's setting: 6-dimensional embeddings, random W_Q, W_K, W_V, "dog bites man" → "man bites dog"."""
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="attention")
 @given(sentence=sentences())
 @example(sentence=DEMO)
 @single_threaded()
 def reordering_permutes_outputs(t, sentence):
     weights = [t.xp.array(w) for w in sentence.weights]
     x = t.xp.array(sentence.tokens)
-    output = self_attention(t.xp, x, *weights)
-    reordered = self_attention(t.xp, t.xp.array(sentence.reordered_tokens), *weights)
+    output = t.impl.attention(x, *weights)
+    reordered = t.impl.attention(t.xp.array(sentence.reordered_tokens), *weights)
     close_attention(t, reordered, output[list(sentence.order)], x, weights, label="Attn(PX) vs P·Attn(X)")
 
 

@@ -49,6 +49,10 @@ def is_reference(adapter: Any) -> bool:
     return bool(getattr(adapter, "reference", False))
 
 
+class ImplementationFailure(AssertionError):
+    """An implementation under test raised: a failed check with its input as counterexample."""
+
+
 class Bound:
     """An adapter bound to one run's backend: what a check sees as ``t.impl``."""
 
@@ -59,13 +63,22 @@ class Bound:
 
     def sinusoidal(self, positions: object, d_model: int) -> Any:
         rows = np.atleast_1d(np.asarray(positions, dtype=np.int64))
-        return self.adapter.sinusoidal(rows, d_model, self.xp.dtype, self.xp.device)
+        return self._call("sinusoidal", rows, d_model, self.xp.dtype, self.xp.device)
 
     def rope(self, x: Any, positions: object) -> Any:
-        return self.adapter.rope(x, np.atleast_1d(np.asarray(positions, dtype=np.int64)))
+        return self._call("rope", x, np.atleast_1d(np.asarray(positions, dtype=np.int64)))
 
     def attention(self, x: Any, w_q: Any, w_k: Any, w_v: Any) -> Any:
-        return self.adapter.attention(x, w_q, w_k, w_v)
+        return self._call("attention", x, w_q, w_k, w_v)
+
+    def _call(self, method: str, *args: Any) -> Any:
+        """An exception inside another implementation is that implementation failing; inside ours, a crash."""
+        try:
+            return getattr(self.adapter, method)(*args)
+        except Exception as error:
+            if is_reference(self.adapter):
+                raise
+            raise ImplementationFailure(f"{self.name}.{method} raised {type(error).__name__}: {error}") from error
 
     def to_interleaved(self, d_model: int) -> np.ndarray:
         """The permutation that puts this adapter's pairs in (2i, 2i + 1) order."""
