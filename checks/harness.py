@@ -268,6 +268,10 @@ class ProbeRecord:
         """The statement is false as written: here is where."""
         self.findings.append(Finding("counterexample", text, data))
 
+    def implementation(self, text: str, **data: Any) -> None:
+        """An implementation under test (not the document) gets something wrong: a matrix cell, not the verdict."""
+        self.findings.append(Finding("implementation", text, data))
+
     def measure(self, key: str, value: Any) -> None:
         self.measurements[key] = value
 
