@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from checks.results_file import ResultsError
 from reports import formatting, views
-from reports.model import Site, document_slug, load, malformed
+from reports.model import Site, document_slug, implementation_matrix, load, malformed
 
 OUTPUT = Path(__file__).resolve().parent / "html"
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -61,10 +63,28 @@ def build_site(sources: list[Path], out: Path) -> Path:
         pages[Path("documents") / f"{info.slug}.html"] = _render(
             env, "document.html.j2", root="../", **common, **context
         )
-    extras = [name for name in ("results.json", "junit.xml") if (out / name).is_file()]
+    names, matrix = implementation_matrix(site)
+    mutants = _mutants(out / "mutants.json")
+    pages[Path("implementations.html")] = _render(
+        env, "implementations.html.j2", root="", names=names, matrix=matrix, mutants=mutants, **common
+    )
+    extras = [name for name in ("results.json", "junit.xml", "mutants.json") if (out / name).is_file()]
     pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
     _write(out, pages)
     return out / "index.html"
+
+
+def _mutants(path: Path) -> dict[str, object] | None:
+    """The mutation run's results (python -m checks.mutation), when the folder has them."""
+    if not path.is_file():
+        return None
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ResultsError(f"{path}: corrupt mutation results ({error})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("mutants"), list):
+        raise ResultsError(f"{path}: mutation results lack 'mutants'")
+    return document
 
 
 def _render(env: Environment, template: str, **context: object) -> str:

@@ -61,6 +61,8 @@ class Run:
     message: str
     seconds: float
     detail: str = ""
+    reference: bool = True
+    """Run on the project's own implementation (decides the verdict); others fill the implementation matrix."""
 
     @property
     def ratio(self) -> float | None:
@@ -197,7 +199,8 @@ def load(paths: list[Path]) -> Site:
     devices = _ordered(DEVICES, {r.device for c in claims for r in c.runs})
     dtypes = _ordered(DTYPES, {r.dtype for c in claims for r in c.runs})
     for claim in claims:
-        claim.badges = [_badge(claim.runs, device, dtype) for device in devices for dtype in dtypes]
+        own = [run for run in claim.runs if run.reference]
+        claim.badges = [_badge(own, device, dtype) for device in devices for dtype in dtypes]
     return Site(sources, claims, devices, dtypes)
 
 
@@ -257,6 +260,7 @@ def _runs(source: Source, record: dict[str, Any]) -> list[Run]:
                 worst_input=_inputs(run.get("worst_input") or run.get("counterexample") or {}),
                 message=str(run.get("message") or ""),
                 seconds=_number(run.get("seconds")) or 0.0,
+                reference=bool(run.get("reference", True)),
             )
         )
     for sweep in record.get("sweeps") or []:
@@ -311,3 +315,42 @@ def _badge(runs: list[Run], device: str, dtype: str) -> Badge:
     status = next((s for s in RUN_SEVERITY if s in statuses), "skipped")
     badge = {"error": "error", "failed": "fail", "passed": "pass", "skipped": "not-run"}[status]
     return Badge(device, dtype, badge, "; ".join(lines))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One claim × implementation: pass, fail, error, or skipped with the reason (e.g. not installed)."""
+
+    status: str
+    detail: str
+    counterexample: str = ""
+
+
+def implementation_matrix(site: Site) -> tuple[list[str], list[tuple[ClaimView, dict[str, Cell]]]]:
+    """Implementations (references first) and, per claim whose checks concern an implementation, a cell each."""
+    names: list[str] = []
+    rows = []
+    for claim in site.claims:
+        checks = [run for run in claim.runs if run.kind == "check"]
+        if all(run.reference for run in checks):
+            continue
+        cells = {}
+        for name in dict.fromkeys(run.implementation for run in checks):
+            names += [name] if name not in names else []
+            cells[name] = _cell([run for run in checks if run.implementation == name])
+        rows.append((claim, cells))
+    names.sort(key=lambda name: (not name.startswith("reference-"), name))
+    return names, rows
+
+
+def _cell(runs: list[Run]) -> Cell:
+    ran = [run for run in runs if run.ran]
+    if not ran:
+        return Cell("skipped", runs[0].message if runs else "")
+    for status, label in (("error", "error"), ("failed", "fail")):
+        bad = [run for run in ran if run.status == status]
+        if bad:
+            where = ", ".join(sorted({f"{run.device} {run.dtype}" for run in bad}))
+            example = ", ".join(f"{k}={v}" for k, v in bad[0].worst_input.items())
+            return Cell(label, f"{bad[0].name} ({where}): {bad[0].message}", example)
+    return Cell("pass", f"{len(ran)} runs, {sum(run.examples for run in ran)} examples")

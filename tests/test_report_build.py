@@ -260,3 +260,37 @@ def _row(index: str, claim_id: str) -> str:
     match = re.search(rf'<tr class="claim[^"]*" id="row-{re.escape(claim_id)}">(.*?)</tr>', index, re.DOTALL)
     assert match, f"no row for {claim_id}"
     return match.group(1)
+
+
+def test_implementation_matrix_has_a_column_per_implementation_and_references_first(site):
+    page = (site / "implementations.html").read_text(encoding="utf-8")
+    for name in ("reference-numpy", "reference-torch", "half-split-rope", "meta-complex-rope"):
+        assert f"<code>{name}</code>" in page
+    assert page.index("reference-torch") < page.index("half-split-rope")
+    assert "rope.relative-score" in page and "No mutation results" in page
+
+
+def test_mutation_score_is_shown_when_the_folder_has_it(results, tmp_path):
+    from reports.build import build_site
+
+    mutants = {
+        "killed": 1,
+        "total": 2,
+        "mutants": [
+            {
+                "mutant": "pe-base-1000",
+                "bug": "base 1000",
+                "ran": True,
+                "killed": True,
+                "killed_by": [
+                    {"claim": "pe.formula", "check": "c", "device": "cpu", "dtype": "float64", "message": ""}
+                ],
+            },
+            {"mutant": "pe-<b>", "bug": "<script>", "ran": True, "killed": False, "killed_by": []},
+        ],
+    }
+    (tmp_path / "mutants.json").write_text(json.dumps(mutants))
+    build_site([results[0]], tmp_path)
+    page = (tmp_path / "implementations.html").read_text(encoding="utf-8")
+    assert "<strong>1 / 2</strong>" in page and "pe.formula / c" in page and "survived" in page
+    assert "<script>" not in page and "&lt;script&gt;" in page
