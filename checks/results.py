@@ -164,11 +164,28 @@ def environment(profile: str, seed: str) -> dict[str, Any]:
         "cpu": _cpu_name(),
         "gpus": gpus,
         "cuda": torch.version.cuda if gpus else None,
+        "gpu_driver": _driver() if gpus else None,
+        "tf32_matmul": torch.backends.cuda.matmul.allow_tf32,
+        "tf32_cudnn": torch.backends.cudnn.allow_tf32,
+        "float32_matmul_precision": torch.get_float32_matmul_precision(),
         "commit": _commit(),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "hypothesis_profile": profile,
         "hypothesis_seed": seed,
     }
+
+
+def _driver() -> str:
+    try:
+        return subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=20,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
 def _cpu_name() -> str:

@@ -17,6 +17,8 @@ from checks.results_file import ResultsError
 from reports.build import OUTPUT, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
+EVIDENCE = ROOT / "reports" / "evidence"
+"""Results files measured elsewhere (a GPU machine), committed and merged into every report by default."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="then load every page in headless Chromium and save screenshots to OUT/screenshots",
     )
+    parser.add_argument(
+        "--no-evidence", action="store_true", help=f"do not merge the committed results files in {EVIDENCE}"
+    )
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
     out = args.out.resolve()
@@ -44,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     if not sources:
         sources = [out / "results.json"]
         status = run_claims(out, args.pytest_args)
+        if not args.no_evidence:
+            sources += sorted(EVIDENCE.glob("*.json"))
     started = time.perf_counter()
     try:
         index = build_site(sources, out)
