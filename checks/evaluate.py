@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from hypothesis import settings
+
 from checks.claim import Claim
 from checks.discovery import CLAIMS_DIR, find_claim
 from checks.harness import Finding, NumericRun, ProbeRecord, run_check
@@ -21,8 +23,9 @@ from checks.verdicts import Verdict, observe
 
 TIME_LIMIT_ENV = "THEORY_CLAIMS_TIME_LIMIT"
 DEFAULT_TIME_LIMIT = 120.0
-"""Seconds one claim may run (quotes, proofs, checks, sweeps, probes together); the environment
-variable THEORY_CLAIMS_TIME_LIMIT overrides it, 0 turns the limit off."""
+"""Seconds one claim may run (quotes, proofs, checks, sweeps, probes together) at 40 Hypothesis
+examples (the ci profile), scaled up for profiles that try more; THEORY_CLAIMS_TIME_LIMIT
+overrides it, 0 turns the limit off."""
 
 
 class TimeLimitExceeded(BaseException):
@@ -154,7 +157,7 @@ def time_limit() -> float:
     """The per-claim time limit in seconds (0: none)."""
     text = os.environ.get(TIME_LIMIT_ENV, "").strip()
     try:
-        return float(text) if text else DEFAULT_TIME_LIMIT
+        return float(text) if text else DEFAULT_TIME_LIMIT * max(1.0, settings().max_examples / 40)
     except ValueError:
         raise ValueError(f"{TIME_LIMIT_ENV}={text!r} is not a number of seconds") from None
 
