@@ -138,6 +138,11 @@ def _derive(outcome: ClaimOutcome) -> Verdict | None:
 _evaluated: dict[str, ClaimOutcome] = {}
 
 
+def forget_outcomes() -> None:
+    """Start a run afresh: outcomes are shared within one run, never across runs."""
+    _evaluated.clear()
+
+
 def evaluate_once(claim: Claim) -> ClaimOutcome:
     """Evaluate a claim at most once per process (a derived claim reuses its dependencies)."""
     if claim.id not in _evaluated:

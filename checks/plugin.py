@@ -15,7 +15,7 @@ from hypothesis import settings
 
 from checks.claim import Claim
 from checks.discovery import load_claims
-from checks.evaluate import evaluate_once
+from checks.evaluate import evaluate_once, forget_outcomes
 from checks.implementations import load, register
 from checks.results import DEFAULT_PATH, broken_record, claim_record, environment, write_results
 
@@ -146,8 +146,12 @@ class ResultsCollector:
         if report.when == "call":
             self.records += [json.loads(v) for k, v in report.user_properties if k == RECORD]
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if hasattr(self.config, "workerinput") or not self.records:
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        forget_outcomes()
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Write the results, unless interrupted: an interrupted run leaves the previous file intact."""
+        if hasattr(self.config, "workerinput") or not self.records or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize

@@ -70,7 +70,8 @@ def claim_record(outcome: ClaimOutcome) -> dict[str, Any]:
 
 
 def broken_record(path: str, error: str) -> dict[str, Any]:
-    """A record for a claim file that could not even be loaded."""
+    """A record for a claim file that could not even be loaded (its id: the repository-relative path)."""
+    path = _origin(Path(path))
     return {
         "id": f"file:{path}",
         "origin": path,

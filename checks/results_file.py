@@ -21,6 +21,8 @@ def read_results(path: Path) -> dict[str, Any]:
         raise ResultsError(f"{path}: no such results file; run `tox -e report` or pytest first") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ResultsError(f"{path}: corrupt results file ({error})") from None
+    except OSError as error:
+        raise ResultsError(f"{path}: cannot read the results file ({error.strerror or error})") from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:
         found = document.get("schema") if isinstance(document, dict) else type(document).__name__
         raise ResultsError(f"{path}: schema {found!r} is not {SCHEMA!r}")

@@ -8,6 +8,7 @@ its expected verdict (or the browser check found a problem); 2 no site (bad resu
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     if not sources:
         sources = [out / "results.json"]
         status = run_claims(out, args.pytest_args)
+        if status == 2:
+            return status
         if not args.no_evidence:
             sources += sorted(EVIDENCE.glob("*.json"))
     started = time.perf_counter()
@@ -70,10 +73,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_claims(out: Path, extra: list[str]) -> int:
-    """Run every claim with pytest, writing results.json and junit.xml into ``out``; 0 or 1."""
+    """Run every claim with pytest into a fresh results file; replace results.json only when pytest finished.
+
+    0: every claim as expected; 1: some differ; 2: pytest did not finish (interrupted, or no
+    results written): the previous results.json and site stay as they were.
+    """
     out.mkdir(parents=True, exist_ok=True)
-    results = out / "results.json"
-    results.unlink(missing_ok=True)
+    fresh = out / ".results-run.json"
+    fresh.unlink(missing_ok=True)
     command = [
         sys.executable,
         "-m",
@@ -83,19 +90,20 @@ def run_claims(out: Path, extra: list[str]) -> int:
         "-p",
         "no:cacheprovider",
         "--results",
-        str(results),
+        str(fresh),
         f"--junitxml={out / 'junit.xml'}",
         *extra,
     ]
     print("running:", " ".join(command), flush=True)
     code = subprocess.run(command, cwd=ROOT, check=False).returncode
+    if code not in (0, 1) or not fresh.is_file():
+        fresh.unlink(missing_ok=True)
+        print(f"pytest exited with status {code}; the previous results and report are kept", file=sys.stderr)
+        return 2
+    os.replace(fresh, out / "results.json")
     if code == 1:
         print("some claims differ from their expected verdict: see the report", file=sys.stderr)
-        return 1
-    if code != 0:
-        print(f"pytest exited with status {code}", file=sys.stderr)
-        return 1
-    return 0
+    return code
 
 
 if __name__ == "__main__":

@@ -189,9 +189,10 @@ def load(paths: list[Path]) -> Site:
     ]
     records: dict[str, list[tuple[Source, dict[str, Any]]]] = {}
     for source, document in zip(sources, documents, strict=True):
-        for record in document["claims"]:
-            if isinstance(record, dict) and "id" in record:
-                records.setdefault(str(record["id"]), []).append((source, record))
+        for index, record in enumerate(document["claims"]):
+            if not isinstance(record, dict) or not record.get("id"):
+                raise ResultsError(f"{source.path}: claim record {index} has no id")
+            records.setdefault(str(record["id"]), []).append((source, record))
     claims = []
     for claim_id, found in sorted(records.items()):
         with malformed(claim_id, [source.path for source, _ in found]):

@@ -280,17 +280,11 @@ def test_a_damaged_results_file_exits_2_with_one_line(tmp_path, capsys, damage, 
     assert not (tmp_path / "html").exists()
 
 
-@pytest.mark.xfail(
-    strict=True, raises=IsADirectoryError, reason="read_results catches FileNotFoundError only, not other OSErrors"
-)
 def test_a_folder_given_as_results_file_exits_2(tmp_path, capsys):
     assert reports_main(["--from", str(tmp_path), "--out", str(tmp_path / "html")]) == 2
     assert "error: " in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True, raises=pytest.fail.Exception, reason="reports.model.load skips a claim record without an id silently"
-)
 def test_a_claim_record_without_an_id_is_refused(tmp_path):
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"schema": SCHEMA, "environment": {}, "claims": [{"title": "no id"}, 3]}))
@@ -324,12 +318,6 @@ def test_an_interrupted_write_keeps_the_previous_results_and_report(tmp_path, er
     assert read_results(results)["claims"][0]["id"] == "bad.record"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="checks.plugin writes the records gathered so far even when the session was interrupted "
-    "(pytest_sessionfinish should skip writing when exitstatus is ExitCode.INTERRUPTED)",
-)
 def test_an_interrupted_pytest_run_keeps_the_previous_results(pytester: pytest.Pytester):
     pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
     claims = pytester.mkdir("claims")
