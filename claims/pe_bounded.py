@@ -92,3 +92,12 @@ def exhaustive_and_document(r):
     over |= {dtype: found for dtype, found in tables.items() if found["max |PE|"] > 1}
     if over or np.max(np.abs(document)) > 1:
         r.counterexample("a sin/cos value exceeds 1 in magnitude after rounding", **over)
+
+
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+def every_entry(s, positions, d):
+    """Every entry sin(pos ω_i), cos(pos ω_i) of every pos, computed in the dtype: |PE| ≤ 1 exactly (no tolerance)."""
+    sin, cos = s.sinusoid(positions, d)
+    inputs = {"pos": positions, "column": 2 * torch.arange(d // 2, device=s.device)[:, None]}
+    s.compare(sin, 1.0, inputs, cases=sin.numel())
+    s.compare(cos, 1.0, {**inputs, "column": inputs["column"] + 1}, cases=cos.numel())

@@ -2,6 +2,7 @@
 
 import numpy as np
 import sympy as sp
+import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
@@ -61,3 +62,18 @@ def odd_d_model(r):
             min_norm=low,
             max_norm=high,
         )
+
+
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+def every_position_and_prefix(s, positions, d):
+    """Every pos × m = 1 … d_model/2: the first m pairs of PE(pos) have norm √m (m = d_model/2 is the claim).
+
+    Each pair adds sin² + cos² = 1, so every prefix is a case. Squares, running sum and square root are
+    taken in the dtype; the tolerance is the check's (scale |expected| = √m).
+    """
+    sin, cos = (s.widened(table) for table in s.sinusoid(positions, d, by_position=True))
+    squares = s.combination(0, sin, sin, cos, cos)
+    norms = s.stored(torch.cumsum(squares, dim=1, out=s.scratch(1, *squares.shape))).sqrt_()
+    expected = torch.arange(1, d // 2 + 1, dtype=s.wide, device=s.device).sqrt_()
+    inputs = {"pos": positions[:, None], "pairs m": torch.arange(1, d // 2 + 1, device=s.device)}
+    s.compare(s.stored(norms).sub_(expected), s.allowed(expected), inputs, cases=norms.numel())

@@ -2,6 +2,7 @@
 
 import numpy as np
 import sympy as sp
+import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
@@ -10,6 +11,7 @@ from checks.formulas import k, omega, pairs_sum, pos
 from checks.references import Reference
 from checks.similarity import dot, dot_scale, similarity_curve
 from checks.strategies import d_models, offsets, positions
+from checks.sweeps import ahead, extended
 
 claim = Claim(
     id="pe.dot-distance-only",
@@ -96,3 +98,27 @@ def odd_d_model(r):
             min_dot=float(dots.min()),
             max_dot=float(dots.max()),
         )
+
+
+REACH = 8
+"""The sweep's offsets k = 1 … 8."""
+
+
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+def every_position_offset_and_pair(s, positions, d):
+    """Every pos × k = 1 … 8 × pair i: the pair's share sin·sin + cos·cos of PE(pos)·PE(pos + k) is cos(ω_i k).
+
+    The document's own step ("쌍별로 … = cos(a−b)"), at the check's tolerance split per pair: dot_scale
+    gives pair i its angles ω_i(|pos| + |pos + k|) and its two rounded products, so the shares' tolerances
+    add up to the dot product's. PE(pos)·PE(pos − k) multiplies the same entries as PE(pos′)·PE(pos′ + k)
+    at pos′ = pos − k, so the grid covers −k too (for pos ≥ k).
+    """
+    count = len(positions)
+    sin, cos = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
+    k = s.offsets(REACH)
+    w = s.exact_frequencies(d)
+    expected = torch.cos(k[:, :, None] * w).to(s.wide)
+    share = s.miss(0, expected, sin[:, :count], ahead(sin, count, REACH), cos[:, :count], ahead(cos, count, REACH))
+    allowed = s.allowed_product(2.0, w, 2 * positions + k[:, :, None])
+    inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(d // 2, device=s.device)[:, None]}
+    s.compare(share, allowed, inputs, cases=share.numel())

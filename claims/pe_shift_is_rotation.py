@@ -8,8 +8,9 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.backends import NumpyBackend
 from checks.formulas import k, omega, pair, pos, shift_block
-from checks.references import Reference, frequency_values
+from checks.references import Reference
 from checks.strategies import d_models, offsets, positions
+from checks.sweeps import ahead, extended
 
 claim = Claim(
     id="pe.shift-is-rotation",
@@ -74,33 +75,26 @@ def odd_d_model(r):
         )
 
 
-OFFSETS = torch.arange(1, 9, dtype=torch.float64)
-ROUNDED_TERMS = 3
-"""M_k · PE(pos) rounds two products and their sum, each of magnitude ≤ 1, besides the angles."""
+REACH = 8
+"""The sweep's offsets k = 1 … 8 (every table row ahead of a chunk is computed once)."""
 
 
 @claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
 def every_position_offset_and_pair(s, positions, d):
-    """Every pos below the grid's limit × k = 1 … 8 × every pair; tolerance scaled by each angle and rounded term.
+    """Every pos below the grid's limit × k = 1 … 8 × every pair, at the check's tolerance (scale pos + k).
 
-    One batched matmul applies every M_k block to every pair; PE(pos + k) is read from the same table.
+    The table is laid out (pair, position), so PE(pos + k) for every k is a strided view of it;
+    each component of PE(pos + k) − M_k PE(pos) is one two-term combination (s.miss).
     """
-    count, offsets = len(positions), OFFSETS.to(s.device)
-    reach = len(offsets)
-    w64 = torch.from_numpy(frequency_values(d)).to(s.device)[:, None]
-    w = w64.to(s.low)
-    table = torch.cat([positions, positions[-1] + offsets])[None, :].to(s.low) * w
-    pe = torch.stack([torch.sin(table), torch.cos(table)], dim=1)
-    shift = w * offsets[None, :].to(s.low)
-    shift_sin, shift_cos = torch.sin(shift), torch.cos(shift)
-    blocks = torch.stack([shift_cos, shift_sin, -shift_sin, shift_cos], dim=-1).view(d // 2, 2 * reach, 2)
-    rotated = torch.bmm(blocks, pe[:, :, :count]).view(d // 2, reach, 2, count)
-    ahead = pe.unfold(2, count, 1)[:, :, 1:, :].transpose(1, 2)
-    error = (rotated - ahead).abs_().amax(dim=2)
-    allowed = s.allowed((positions[None, None, :] + reach) * w64[:, :, None] + ROUNDED_TERMS).to(error.dtype)
-    inputs = {
-        "pos": positions[None, None, :],
-        "k": offsets[None, :, None],
-        "pair": torch.arange(d // 2, device=s.device)[:, None, None],
-    }
-    s.compare(error, allowed, inputs, cases=reach * count * (d // 2))
+    count, pairs = len(positions), d // 2
+    sin, cos = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
+    k = s.offsets(REACH)
+    turn = (k.to(s.low) * s.frequencies(d))[:, :, None]
+    shift_cos, shift_sin = s.widened(torch.cos(turn)), s.widened(torch.sin(turn))
+    here_sin, here_cos = sin[:, :count], cos[:, :count]
+    inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(pairs, device=s.device)[:, None]}
+    allowed = s.allowed((positions + k[:, :, None]).to(s.wide))
+    first = s.miss(0, ahead(sin, count, REACH), shift_cos, here_sin, shift_sin, here_cos)
+    s.compare(first, allowed, inputs, cases=first.numel())
+    second = s.miss(0, ahead(cos, count, REACH), shift_cos, here_cos, -shift_sin, here_sin)
+    s.compare(second, allowed, inputs, cases=0)

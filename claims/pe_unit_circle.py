@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import sympy as sp
+import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
@@ -11,6 +12,7 @@ from checks.encodings import clockwise_turn, table_in
 from checks.formulas import pair
 from checks.references import frequency_values
 from checks.strategies import d_models, positions
+from checks.sweeps import ahead, extended
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(
@@ -85,3 +87,21 @@ def clock_face(r):
         radius = table[:, 0::2] ** 2 + table[:, 1::2] ** 2
         spread[dtype] = float(np.max(np.abs(radius - 1)))
     r.measure("max |x² + y² − 1| over positions < 1024, d_model = 64, computed in each dtype", spread)
+
+
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+def every_position_and_pair(s, positions, d):
+    """Every pos × pair: x² + y² = 1, and the step to pos + 1 turns the hand by ω_i (cos and sin of the turn).
+
+    The check's tolerances: scale 1 for the radius, pos + 1 for the turn.
+    """
+    count = len(positions)
+    x, y = (s.widened(table) for table in s.sinusoid(extended(positions, 1), d))
+    x0, y0, x1, y1 = x[:, :count], y[:, :count], ahead(x, count, 1)[0], ahead(y, count, 1)[0]
+    w = s.exact_frequencies(d)
+    inputs = {"pos": positions, "pair": torch.arange(d // 2, device=s.device)[:, None]}
+    radius = s.miss(0, 1.0, x0, x0, y0, y0, rounded=False)  # the check squares the values in float64
+    s.compare(radius, s.allowed(1.0), inputs, cases=radius.numel())
+    step = s.allowed((positions + 1).to(s.wide))
+    s.compare(s.miss(0, torch.cos(w).to(s.wide), x0, x1, y0, y1), step, inputs, cases=0)
+    s.compare(s.miss(0, torch.sin(w).to(s.wide), x1, y0, x0, y1, minus=True), step, inputs, cases=0)

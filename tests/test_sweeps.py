@@ -1,8 +1,15 @@
 """Dense sweeps: cases counted, failures located, crashes recorded as errors."""
 
+import pytest
 import torch
 
-from checks.sweeps import Sweep, run_sweep
+from checks.discovery import claim_files, load_claims
+from checks.sweeps import Sweep, SweepContext, SweepRun, ahead, extended, run_sweep
+
+
+def _on_the_cpu(sweep: Sweep):
+    """The runs of ``sweep`` on the CPU (a machine with a GPU also runs it there)."""
+    return [run for run in run_sweep(sweep) if run.device == "cpu"]
 
 
 def _identity(s, positions, d_model):
@@ -24,23 +31,136 @@ def _crash(s, positions, d_model):
 
 
 def test_a_true_identity_passes_and_counts_every_case():
-    (run,) = run_sweep(Sweep("pythagoras", _identity, ("float32",), (8,), 100))
+    (run,) = _on_the_cpu(Sweep("pythagoras", _identity, ("float32",), (8,), 100))
     assert run.status == "passed"
     assert run.positions == 100 and run.cases == 100 * 4
     assert 0 <= run.max_error <= run.tolerance and run.cases_per_second > 0
 
 
 def test_a_false_identity_fails_at_its_worst_case():
-    (run,) = run_sweep(Sweep("sin is cos", _wrong, ("float64",), (8,), 50))
+    (run,) = _on_the_cpu(Sweep("sin is cos", _wrong, ("float64",), (8,), 50))
     assert run.status == "failed"
     assert run.max_error > run.tolerance and "pos" in run.worst_input and run.message
 
 
 def test_positions_stop_at_the_dtype_limit():
-    (run,) = run_sweep(Sweep("pythagoras", _identity, ("bfloat16",), (8,), 10_000))
+    (run,) = _on_the_cpu(Sweep("pythagoras", _identity, ("bfloat16",), (8,), 10_000))
     assert run.positions == 8
 
 
 def test_a_crash_is_an_error_not_a_failure():
-    (run,) = run_sweep(Sweep("crash", _crash, ("float32",), (8,), 10))
+    (run,) = _on_the_cpu(Sweep("crash", _crash, ("float32",), (8,), 10))
     assert run.status == "error" and "sweep bug" in run.message
+
+
+def _signed(s, positions, d_model):
+    """A signed difference that is largest in magnitude (negative) at pos 7, pair 3; tolerance per position."""
+    difference = torch.zeros(d_model // 2, len(positions), dtype=s.wide, device=s.device)
+    difference[3, positions == 7] = -0.5
+    difference[1, positions == 2] = 0.25
+    inputs = {"pos": positions, "pair": torch.arange(d_model // 2, device=s.device)[:, None]}
+    allowed = torch.full((len(positions),), 0.1, dtype=s.wide, device=s.device)
+    s.compare(difference, allowed, inputs, cases=difference.numel())
+
+
+def test_a_signed_difference_is_located_through_the_reduced_axis():
+    (run,) = _on_the_cpu(Sweep("signed", _signed, ("float32",), (8,), 10))
+    assert run.status == "failed"
+    assert run.worst_input == {"pos": 7.0, "pair": 3.0}
+    assert run.max_error == 0.5 and abs(run.tolerance - 0.1) < 1e-7
+
+
+def _full_tolerance(s, positions, d_model):
+    difference = torch.linspace(-1, 0.5, len(positions) * 3, dtype=s.wide, device=s.device).view(3, -1)
+    allowed = torch.full_like(difference, 2.0)
+    allowed[2, -1] = 0.25  # the one case beyond its tolerance: 0.5 > 0.25
+    inputs = {"row": torch.arange(3, device=s.device)[:, None], "pos": positions}
+    s.compare(difference, allowed, inputs, cases=difference.numel())
+
+
+def test_a_tolerance_per_case_finds_the_worst_ratio_not_the_worst_error():
+    (run,) = _on_the_cpu(Sweep("ratio", _full_tolerance, ("float64",), (8,), 5000))
+    assert run.status == "failed" and run.worst_input == {"row": 2.0, "pos": 4999.0}
+    assert run.max_error == 0.5 and run.tolerance == 0.25
+
+
+def _not_a_number(s, positions, d_model):
+    difference = torch.zeros(len(positions), dtype=s.wide, device=s.device)
+    difference[5] = float("nan")
+    s.compare(difference, 1.0, {"pos": positions}, cases=len(positions))
+
+
+def test_nan_is_a_failure():
+    (run,) = _on_the_cpu(Sweep("nan", _not_a_number, ("float32",), (8,), 10))
+    assert run.status == "failed" and run.worst_input == {"pos": 5.0}
+
+
+def _nothing(s, positions, d_model):
+    pass
+
+
+def test_a_sweep_that_compares_nothing_is_an_error():
+    (run,) = _on_the_cpu(Sweep("nothing", _nothing, ("float32",), (8,), 10))
+    assert run.status == "error" and "no case" in run.message
+
+
+def test_ahead_reads_the_table_k_columns_on():
+    table = torch.arange(3 * 12, dtype=torch.float32).view(3, 12)
+    view = ahead(table, 8, 4)
+    assert view.shape == (4, 3, 8)
+    for k in range(1, 5):
+        assert torch.equal(view[k - 1], table[:, k : k + 8])
+    assert torch.equal(extended(torch.arange(5.0, 9.0), 3), torch.arange(5.0, 12.0))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
+def test_miss_and_combination_follow_the_dtype(dtype):
+    run = SweepRun("miss", "cpu", dtype, 8)
+    s = SweepContext(run)
+    values = [torch.rand(4, 5, dtype=torch.float64).to(s.low) for _ in range(4)]
+    a, x, b, y = (s.widened(v) for v in values)
+    exact = a.double() * x.double() + b.double() * y.double()
+    combined = s.combination(0, a, x, b, y)
+    expected = exact if s.low == s.wide else _stored_sum(values)
+    assert torch.allclose(combined.double(), expected, rtol=0, atol=4 * torch.finfo(s.wide).eps)
+    missed = s.miss(1, 0.5, a, x, b, y, minus=True)
+    reference = 0.5 - (a.double() * x.double() - b.double() * y.double())
+    ulp = torch.finfo(s.low).eps
+    assert torch.allclose(missed.double(), reference, rtol=0, atol=4 * ulp)
+
+
+def _stored_sum(values):
+    """Each product and the sum rounded to the 16-bit dtype."""
+    a, x, b, y = values
+    return ((a * x).float() + (b * y).float()).to(a.dtype).double()
+
+
+def test_scratch_is_reused_across_chunks():
+    s = SweepContext(SweepRun("scratch", "cpu", "float32", 8))
+    first = s.scratch(0, 4, 8)
+    smaller = s.scratch(0, 2, 8)
+    assert smaller.data_ptr() == first.data_ptr() and smaller.shape == (2, 8)
+    assert s.scratch(1, 4, 8).data_ptr() != first.data_ptr()
+
+
+CATALOG_SWEEPS = [(claim.id, sweep) for path in claim_files() for claim in load_claims(path) for sweep in claim.sweeps]
+
+
+def test_the_catalog_has_dense_sweeps():
+    assert len({claim_id for claim_id, _ in CATALOG_SWEEPS}) >= 7
+
+
+@pytest.mark.parametrize(("claim_id", "sweep"), CATALOG_SWEEPS, ids=[c for c, _ in CATALOG_SWEEPS])
+def test_every_catalog_sweep_passes_and_fails_on_a_table_one_part_in_a_thousand_off(monkeypatch, claim_id, sweep):
+    """Each sweep passes on the true table and fails when sin comes out 0.1 % too large (float64 and float32)."""
+    small = Sweep(sweep.name, sweep.function, ("float64", "float32"), (64, 512), sweep.positions)
+    assert all(run.status == "passed" for run in run_sweep(small)), claim_id
+    honest = SweepContext.sinusoid
+
+    def skewed(self, positions, d_model, **options):
+        sin, cos = honest(self, positions, d_model, **options)
+        return sin * 1.001, cos
+
+    monkeypatch.setattr(SweepContext, "sinusoid", skewed)
+    runs = run_sweep(small)
+    assert all(run.status == "failed" for run in runs), [(r.dtype, r.d_model, r.status, r.message) for r in runs]
