@@ -16,17 +16,21 @@ from checks.tolerances import FLOAT64, position_limit
 UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
 
 
-def position_bound(maximum: int | None = None) -> int:
-    """The dtype's meaningful limit, the implementation's own limit (its tables) and ``maximum``."""
+def position_bound(maximum: int | None = None, exact: bool = False) -> int:
+    """The dtype's meaningful limit (unless ``exact``), the implementation's own limit (its tables) and ``maximum``.
+
+    ``exact=True`` is for checks without a tolerance (an exact bound), where the dtype's limit does not apply.
+    """
     trial = current_trial()
-    limits = [position_limit(trial.dtype if trial else FLOAT64), maximum, trial.max_position if trial else None]
+    meaningful = None if exact else position_limit(trial.dtype if trial else FLOAT64)
+    limits = [meaningful, maximum, trial.max_position if trial else None]
     return min(limit for limit in limits if limit is not None)
 
 
 @st.composite
-def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0) -> int:
-    """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``)."""
-    top = position_bound(maximum)
+def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> int:
+    """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``; see position_bound)."""
+    top = position_bound(maximum, exact)
     if minimum > top:
         raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     return draw(st.integers(minimum, top))

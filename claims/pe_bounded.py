@@ -4,12 +4,11 @@ import numpy as np
 import sympy as sp
 import torch
 from hypothesis import given
-from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
 from checks.document_code import numpy_encoding
 from checks.encodings import table_in
-from checks.strategies import d_models
+from checks.strategies import d_models, positions
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(
@@ -42,8 +41,8 @@ def largest_magnitude(t, values) -> float:
     return float(np.max(np.abs(t.xp.to_float64(values))))
 
 
-@claim.check(dtypes=FLOATS)
-@given(pos=st.integers(0, FLOAT16_MAX), d=d_models(even=None, high=256))
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
+@given(pos=positions(maximum=FLOAT16_MAX, exact=True), d=d_models(even=None, high=256))
 def entries_within_one(t, pos, d):
     """max |PE(pos)| computed in the dtype never exceeds 1, not even by one unit in the last place."""
     largest = largest_magnitude(t, t.impl.sinusoidal([pos], d))

@@ -37,7 +37,7 @@ def _(p):
     p.decide(norm_squared, d_model / 2, label="‖PE(pos)‖² = d_model/2, termwise over the pairs")
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
 @given(pos=positions(), d=d_models(even=True))
 def norm_is_constant(t, pos, d):
     pe = t.impl.sinusoidal([pos], d)

@@ -86,10 +86,10 @@ def formula_table(rows: int | list[int], d: int) -> np.ndarray:
     return table
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
 @given(pos=positions(), d=d_models(even=True, high=128))
-def reference_is_formula(t, pos, d):
-    """The project's sinusoidal rows, in the dtype, match the formula written column by column."""
+def implementation_is_formula(t, pos, d):
+    """Each implementation's sinusoidal rows, in the dtype, match the formula written column by column."""
     t.close(t.impl.sinusoidal([pos], d), formula_table([pos], d), scale=pos, bound=2.0, label="PE(pos)")
 
 

@@ -48,10 +48,10 @@ def _(p):
     p.decide(full * pe, shifted, label="block-diagonal M_k for d_model = 4 (every pair alike)")
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
 @given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
 def shift_matches_rotation(t, pos, k, d):
-    rotated = t.impl.sinusoidal([pos], d) @ t.impl.shift_matrix(k, d).T
+    rotated = t.impl.sinusoidal([pos], d) @ t.ref.shift_matrix(k, d).T
     t.close(rotated, t.impl.sinusoidal([pos + k], d), scale=abs(pos) + abs(k), bound=2.0, label="M_k PE(pos)")
 
 

@@ -54,7 +54,7 @@ def _(p):
     p.decide(cross, -sp.sin(b - a), label="hand at a × hand at b = −sin(b − a): negative for 0 < b − a < π")
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
 @given(pos=positions(), d=d_models(even=True, high=128))
 def hands_on_circle_turn_clockwise(t, pos, d):
     """Every pair of PE(pos) has x² + y² = 1, and the step to pos + 1 turns it clockwise by ω_i."""

@@ -30,7 +30,7 @@ class DocumentNumpy:
 
     name = "document-numpy"
     backend = "numpy"
-    max_position = TABLE_SIZES[-1] - 1
+    min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
     def unsupported(self, device: str, dtype: str) -> str | None:
         return "NumPy runs on the CPU only" if device != "cpu" else None
@@ -48,7 +48,7 @@ class DocumentTorch:
     """000's ``PositionalEncoding(d_model, max_len)``: its float32 ``pe`` buffer, cast as ``model.to`` would."""
 
     name = "document-torch"
-    max_position = TABLE_SIZES[-1] - 1
+    min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> torch.Tensor:
         table = _torch_table(_table_size(positions), d_model)
