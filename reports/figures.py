@@ -83,16 +83,21 @@ def _lines(figure: dict[str, Any]) -> list[str]:
     series = figure.get("series") or {}
     if not isinstance(series, dict) or not series:
         raise FigureError("a lines or scatter figure needs series")
-    points = {str(label): _points(data) for label, data in series.items()}
-    marks = {str(k): v for k, v in (figure.get("marks") or {}).items() if _finite(v)}
+    log_x, log_y = bool(figure.get("log_x")), bool(figure.get("log_y"))
+    points = {
+        str(label): [(a, b) for a, b in _points(data) if (a > 0 or not log_x) and (b > 0 or not log_y)]
+        for label, data in series.items()
+    }
+    points = {label: ps for label, ps in points.items() if ps}  # a log axis leaves out zeros
+    marks = {str(k): v for k, v in (figure.get("marks") or {}).items() if _finite(v) and (v > 0 or not log_x)}
     xs = [x for ps in points.values() for x, _ in ps] + [float(v) for v in marks.values()]
     ys = [y for ps in points.values() for _, y in ps]
     if not xs or not ys:
         raise FigureError("no finite points to draw")
     legend_rows = _legend_rows(list(points))
     top = TOP + 18 * legend_rows
-    x = _axis(xs, LEFT, WIDTH - RIGHT)
-    y = _axis(ys, HEIGHT - BOTTOM, top)
+    x = _axis(xs, LEFT, WIDTH - RIGHT, log_x)
+    y = _axis(ys, HEIGHT - BOTTOM, top, log_y)
     out = _frame(x, y, str(figure.get("x_label") or ""), str(figure.get("y_label") or ""), top)
     out += _legend(list(points))
     scatter = figure.get("kind") == "scatter"
@@ -251,11 +256,12 @@ def _colour(stops: tuple, t: float) -> str:
     return "#" + "".join(f"{p:02x}" for p in stops[-1][1])
 
 
-def _axis(values: list[float], start: float, end: float) -> Axis:
+def _axis(values: list[float], start: float, end: float, requested_log: bool = False) -> Axis:
+    """A log axis when the figure asks for one (on its positive values) or the values span four decades."""
     positive = [v for v in values if v > 0]
-    log = len(positive) == len(values) and max(values) / min(values) >= 1e4
+    log = bool(positive) and (requested_log or (len(positive) == len(values) and max(values) / min(values) >= 1e4))
     if log:
-        low, high = math.log10(min(values)), math.log10(max(values))
+        low, high = math.log10(min(positive)), math.log10(max(positive))
         low, high = math.floor(low), math.ceil(high)
         return Axis(low, high if high > low else low + 1, start, end, True)
     low, high = min(values), max(values)
