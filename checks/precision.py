@@ -263,8 +263,8 @@ def record_envelopes(r: ProbeRecord, what: str, factory: ErrorFactory, pairs: in
         f"{what}: largest error up to each position",
         alt=f"Largest absolute error of {what} against float64 by position, one curve per dtype and angle mode, "
         "with each dtype's tolerance as a constant line; a curve crossing its tolerance marks the boundary.",
-        x_label="position (log)",
-        y_label="largest error in the position bin (log)",
+        x_label="position",
+        y_label="largest error in the position bin",
         series={
             **{f"{b.dtype} {b.mode}": b.curve for b in boundaries if b.device == "cpu" and b.dtype != "float64"},
             **{
