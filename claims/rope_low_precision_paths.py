@@ -3,7 +3,7 @@
 from checks import Claim, Quote
 from checks.implementations import offering
 from checks.implementations.base import backend_name, is_reference, missing
-from checks.pairings import adapter_score_errors
+from checks.rope_probing import adapter_score_errors
 from checks.precision import find_boundary, rope_score_errors, rope_vectors
 
 D_MODEL, DISTANCE = 64, 3

@@ -8,7 +8,7 @@ from checks import FLOATS, Claim, Quote
 from checks.formulas import omega, rotation
 from checks.implementations import HALF_SPLIT, INTERLEAVED, offering, to_interleaved
 from checks.implementations.base import is_reference, missing
-from checks.pairings import probe_permutation
+from checks.rope_probing import probe_permutation
 from checks.strategies import positions, vectors
 
 claim = Claim(

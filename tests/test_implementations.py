@@ -10,7 +10,7 @@ import torch
 
 from checks.implementations import HALF_SPLIT, by_name, implementations, load, offering, to_interleaved
 from checks.implementations.base import missing
-from checks.pairings import probe_permutation
+from checks.rope_probing import probe_permutation
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = textwrap.dedent(
