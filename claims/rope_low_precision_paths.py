@@ -3,8 +3,8 @@
 from checks import Claim, Quote
 from checks.implementations import offering
 from checks.implementations.base import backend_name, is_reference, missing
-from checks.rope_probing import adapter_score_errors
 from checks.precision import find_boundary, rope_score_errors, rope_vectors
+from checks.rope_probing import adapter_score_errors
 
 D_MODEL, DISTANCE = 64, 3
 DTYPES = ("bfloat16", "float16")
