@@ -40,15 +40,15 @@ def boundaries(r):
     rows = []
     for dtype in DTYPES:
         paths = {
-            f"reference, {mode} angles": rope_score_errors(dtype, mode, D_MODEL, DISTANCE)
+            f"reference, {mode} angles": (rope_score_errors(dtype, mode, D_MODEL, DISTANCE), REACH)
             for mode in ("float32", "low")
         }
         for adapter in offering("rope"):
             if missing(adapter) or is_reference(adapter) or backend_name(adapter) != "torch":
                 continue
-            paths[adapter.name] = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)
-        for name, errors in paths.items():
-            top = min(REACH, getattr(adapter_by_name(name), "max_position", REACH))
+            errors = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)
+            paths[adapter.name] = (errors, min(REACH, getattr(adapter, "max_position", REACH)))
+        for name, (errors, top) in paths.items():
             boundary = find_boundary(
                 errors, dtype, name, D_MODEL // 2, scale, reach=top - DISTANCE - WINDOW, window=WINDOW
             )
@@ -73,7 +73,3 @@ def boundaries(r):
                     position=boundary.first_failure,
                 )
     r.measure("boundaries", rows)
-
-
-def adapter_by_name(name: str) -> object:
-    return next((a for a in offering("rope") if a.name == name), None)
