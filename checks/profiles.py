@@ -16,12 +16,16 @@ _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 def register_profiles() -> None:
     """Register the three profiles and load the one the environment names (default dev)."""
     database = DirectoryBasedExampleDatabase(str(DATABASE))
-    settings.register_profile("dev", max_examples=15, database=database, **_COMMON)
+    # Hypothesis makes its own derandomized "ci" profile the parent of every new
+    # profile when it detects CI (the CI variable); inheriting from its pristine
+    # "default" keeps dev and thorough random wherever they run.
+    base = settings.get_profile("default")
+    settings.register_profile("dev", base, max_examples=15, database=database, **_COMMON)
     # derandomize replays the same examples every run, so a failure replays by
     # rerunning; Hypothesis forbids a database with it, and print_blob prints
     # a @reproduce_failure line for any failure.
-    settings.register_profile("ci", max_examples=40, derandomize=True, print_blob=True, **_COMMON)
-    settings.register_profile("thorough", max_examples=10_000, database=database, **_COMMON)
+    settings.register_profile("ci", base, max_examples=40, derandomize=True, print_blob=True, **_COMMON)
+    settings.register_profile("thorough", base, max_examples=10_000, database=database, **_COMMON)
     settings.load_profile(os.environ.get(PROFILE_ENV, "dev"))
 
 
