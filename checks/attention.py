@@ -22,7 +22,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
 from checks.backends import Array, Backend, TorchBackend
-from checks.tolerances import LOW_PRECISION
+from checks.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
 
 
 @contextlib.contextmanager
@@ -183,6 +183,17 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
     v_max = float(np.max(np.abs(v)))
     score_error = 3 * acc_d * s_bar + 3 * float(np.max(np.abs(scores)))
     return acc_d * float(np.max(v_bar)) + 2 * v_max * score_error + (2 + 2 * acc_n) * v_max
+
+
+def rounding_bound(dtype: str, scale: float) -> float:
+    """2 u · B: how far rounding alone can set apart two attention outputs computed in ``dtype``.
+
+    Each is within u · B of its exact value (B = ``rounding_scale``), so a difference beyond
+    2 u · B is a change of the exact outputs. This is the threshold for "changed by more than
+    rounding"; torch.testing's tolerance answers a different question (may two implementations
+    be called equal) and in float64 is 10⁹ times wider (rtol 1e-7, atol 1e-7 against u ≈ 1.1e-16).
+    """
+    return 2 * UNIT_ROUNDOFF[dtype] * scale
 
 
 def output_range(x: np.ndarray, w_v: np.ndarray) -> float:

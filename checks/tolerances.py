@@ -29,6 +29,9 @@ TOLERANCES: dict[str, Tolerance] = {
 }
 """Copied from torch.testing's table (tests/test_tolerances.py keeps them equal)."""
 
+UNIT_ROUNDOFF: dict[str, float] = {FLOAT64: 2.0**-53, FLOAT32: 2.0**-24, BFLOAT16: 2.0**-8, FLOAT16: 2.0**-11}
+"""u = half the machine epsilon: one rounding moves a value by at most u times its size."""
+
 MEANINGFUL_FRACTION = 0.25
 """A bounded quantity checked with a tolerance above this share of its range says nothing."""
 

@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch.testing._comparison import _DTYPE_PRECISIONS
 
-from checks.tolerances import FLOATS, MEANINGFUL_FRACTION, TOLERANCES, position_limit, tolerance
+from checks.tolerances import FLOATS, MEANINGFUL_FRACTION, TOLERANCES, UNIT_ROUNDOFF, position_limit, tolerance
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -35,3 +35,8 @@ def test_low_precision_limits_are_smaller():
 def test_unknown_dtype_is_a_clear_error():
     with pytest.raises(ValueError, match="int8"):
         tolerance("int8")
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_unit_roundoff_is_half_of_torch_epsilon(dtype):
+    assert UNIT_ROUNDOFF[dtype] == torch.finfo(getattr(torch, dtype)).eps / 2
