@@ -27,8 +27,8 @@ from checks.profiles import sweep_elements
 from checks.references import frequency_values
 from checks.tolerances import position_limit, tolerance
 
-CHUNK_ELEMENTS = 2**17
-"""Positions × d_model per chunk: small enough to stay in cache, large enough to amortise dispatch."""
+CHUNK_ELEMENTS = 2**19
+"""Positions × d_model per chunk: enough to amortise per-operation dispatch (2^17 and 2^18 ran slower)."""
 
 
 @dataclass(frozen=True)
@@ -186,41 +186,54 @@ class SweepContext:
         difference: torch.Tensor,
         allowed: torch.Tensor | float,
         inputs: dict[str, torch.Tensor],
-        cases: int,
     ) -> None:
         """Record |difference| against ``allowed``, elementwise; ``inputs`` name the worst case.
 
+        Every element is a case: one scalar equation checked at one grid point (a sweep that checks
+        two components of a rotation, or three identities, at each point counts each).
         ``difference`` may be signed (actual − expected). ``allowed`` and every input broadcast to its
         shape. Along an axis where ``allowed`` is constant (size 1) the largest |difference| is taken
-        first (two reductions: no full-size write, no division). NaN counts as an infinite error.
+        first (two reductions: no full-size write, no division). A chunk is located (its worst case
+        found) only when it beats the worst ratio so far. NaN counts as an infinite error.
         """
-        self.run.cases += cases
+        self.run.cases += difference.numel()
         shape = difference.shape
         allowed = torch.as_tensor(allowed, dtype=difference.dtype, device=difference.device)
         allowed = allowed.reshape((1,) * (difference.dim() - allowed.dim()) + allowed.shape)
         if _broadcast(allowed.shape, shape) != shape:
             raise ValueError(f"allowed {tuple(allowed.shape)} does not broadcast to {tuple(shape)}")
         constant = [axis for axis in range(difference.dim()) if allowed.shape[axis] == 1 and shape[axis] > 1]
-        if constant:
-            largest = difference.amax(dim=constant, keepdim=True)
-            largest = torch.maximum(largest, difference.amin(dim=constant, keepdim=True).neg_(), out=largest)
-            ratio = largest.div_(allowed)
-            value = float(ratio.max())
-            if value <= self._worst_ratio:
-                return
-            value, index = _largest_magnitude(ratio)
+        if allowed.numel() == 1:
+            ratio = difference  # one tolerance for the whole chunk: divide the two extremes only
+            value = max(float(difference.amax()), -float(difference.amin())) / float(allowed.reshape(()))
         else:
-            value, index = _largest_magnitude(difference / allowed)
-            if value <= self._worst_ratio:
-                return
-        if constant:
-            within = difference[tuple(slice(None) if axis in constant else index[axis] for axis in range(len(shape)))]
-            inner = iter(_largest_magnitude(within)[1])
-            index = tuple(next(inner) if axis in constant else index[axis] for axis in range(len(shape)))
-        self._worst_ratio = value
+            if constant:
+                largest = difference.amax(dim=constant, keepdim=True)
+                ratio = torch.maximum(largest, difference.amin(dim=constant, keepdim=True).neg_(), out=largest)
+                ratio = ratio.div_(allowed)
+            else:
+                ratio = torch.div(difference, allowed, out=self.scratch(_RATIO_SLOT, *shape))
+            value = max(float(ratio.amax()), -float(ratio.amin()))
+        if not value > self._worst_ratio and not math.isnan(value):
+            return
+        if ratio is difference:
+            index = _largest_magnitude(difference)[1]
+        else:
+            index = _largest_magnitude(ratio)[1]
+            if constant:
+                within = difference[
+                    tuple(slice(None) if axis in constant else index[axis] for axis in range(len(shape)))
+                ]
+                inner = iter(_largest_magnitude(within)[1])
+                index = tuple(next(inner) if axis in constant else index[axis] for axis in range(len(shape)))
+        self._worst_ratio = math.inf if math.isnan(value) else value
         self.run.max_error = abs(_element(difference, index))
         self.run.tolerance = _element(allowed, index)
         self.run.worst_input = {name: _element(torch.as_tensor(given), index) for name, given in inputs.items()}
+
+
+_RATIO_SLOT = -1
+"""The scratch slot ``compare`` divides into (sweep functions number theirs from 0)."""
 
 
 def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -266,10 +279,12 @@ def _largest_magnitude(values: torch.Tensor) -> tuple[float, tuple[int, ...]]:
     return (math.inf if math.isnan(value) else value), tuple(reversed(index))
 
 
-def run_sweep(sweep: Sweep) -> list[SweepRun]:
+def run_sweep(sweep: Sweep, elements: int | None = None) -> list[SweepRun]:
     """The sweep on every available device, dtype and d_model it names, on one intra-op CPU thread.
 
-    Chunks are cache-sized, where a second thread gains little (all sweeps: at most 1.3× on an idle
+    Each run covers up to ``elements`` positions × d_model (default: the profile's budget).
+
+    On chunks of this size a second thread gains little (all sweeps: at most 1.3× on an idle
     2-core machine), while on a busy one (pytest-xdist workers, other jobs) threads that wait for a
     core cost milliseconds per operation (all sweeps: 10 to 30× slower with 2 threads than with 1).
     """
@@ -281,16 +296,16 @@ def run_sweep(sweep: Sweep) -> list[SweepRun]:
             for dtype in sweep.dtypes:
                 for d_model in sweep.d_models:
                     run = SweepRun(sweep.name, device, dtype, d_model)
-                    _execute(sweep, run)
+                    _execute(sweep, run, elements or sweep_elements())
                     runs.append(run)
     finally:
         torch.set_num_threads(threads)
     return runs
 
 
-def _execute(sweep: Sweep, run: SweepRun) -> None:
+def _execute(sweep: Sweep, run: SweepRun, elements: int) -> None:
     context = SweepContext(run)
-    count = min(sweep.positions, position_limit(run.dtype), max(1, sweep_elements() // run.d_model))
+    count = min(sweep.positions, position_limit(run.dtype), max(1, elements // run.d_model))
     chunk = max(1, CHUNK_ELEMENTS // run.d_model)
     started = time.perf_counter()
     try:

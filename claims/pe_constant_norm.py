@@ -76,4 +76,4 @@ def every_position_and_prefix(s, positions, d):
     norms = s.stored(torch.cumsum(squares, dim=1, out=s.scratch(1, *squares.shape))).sqrt_()
     expected = torch.arange(1, d // 2 + 1, dtype=s.wide, device=s.device).sqrt_()
     inputs = {"pos": positions[:, None], "pairs m": torch.arange(1, d // 2 + 1, device=s.device)}
-    s.compare(s.stored(norms).sub_(expected), s.allowed(expected), inputs, cases=norms.numel())
+    s.compare(s.stored(norms).sub_(expected), s.allowed(expected), inputs)

@@ -146,5 +146,5 @@ def every_position_offset_and_pair(s, positions, d):
     allowed = s.allowed((positions + k[:, :, None]).to(s.wide))
     inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(d // 2, device=s.device)[:, None]}
     cosine = s.miss(0, torch.cos(turn).to(s.wide), x0, x1, y0, y1)
-    s.compare(cosine, allowed, inputs, cases=cosine.numel())
-    s.compare(s.miss(0, torch.sin(turn).to(s.wide), x1, y0, x0, y1, minus=True), allowed, inputs, cases=0)
+    s.compare(cosine, allowed, inputs)
+    s.compare(s.miss(0, torch.sin(turn).to(s.wide), x1, y0, x0, y1, minus=True), allowed, inputs)

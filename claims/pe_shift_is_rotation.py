@@ -95,6 +95,6 @@ def every_position_offset_and_pair(s, positions, d):
     inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(pairs, device=s.device)[:, None]}
     allowed = s.allowed((positions + k[:, :, None]).to(s.wide))
     first = s.miss(0, ahead(sin, count, REACH), shift_cos, here_sin, shift_sin, here_cos)
-    s.compare(first, allowed, inputs, cases=first.numel())
+    s.compare(first, allowed, inputs)
     second = s.miss(0, ahead(cos, count, REACH), shift_cos, here_cos, -shift_sin, here_sin)
-    s.compare(second, allowed, inputs, cases=0)
+    s.compare(second, allowed, inputs)

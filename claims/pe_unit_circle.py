@@ -101,7 +101,7 @@ def every_position_and_pair(s, positions, d):
     w = s.exact_frequencies(d)
     inputs = {"pos": positions, "pair": torch.arange(d // 2, device=s.device)[:, None]}
     radius = s.miss(0, 1.0, x0, x0, y0, y0, rounded=False)  # the check squares the values in float64
-    s.compare(radius, s.allowed(1.0), inputs, cases=radius.numel())
+    s.compare(radius, s.allowed(1.0), inputs)
     step = s.allowed((positions + 1).to(s.wide))
-    s.compare(s.miss(0, torch.cos(w).to(s.wide), x0, x1, y0, y1), step, inputs, cases=0)
-    s.compare(s.miss(0, torch.sin(w).to(s.wide), x1, y0, x0, y1, minus=True), step, inputs, cases=0)
+    s.compare(s.miss(0, torch.cos(w).to(s.wide), x0, x1, y0, y1), step, inputs)
+    s.compare(s.miss(0, torch.sin(w).to(s.wide), x1, y0, x0, y1, minus=True), step, inputs)

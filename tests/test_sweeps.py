@@ -16,14 +16,14 @@ def _identity(s, positions, d_model):
     w = s.frequencies(d_model)
     angles = positions[:, None].to(s.low) * w
     error = (torch.sin(angles) ** 2 + torch.cos(angles) ** 2 - 1).abs().float()
-    s.compare(error, s.allowed(torch.tensor(3.0)), {"pos": positions[:, None]}, cases=error.numel())
+    s.compare(error, s.allowed(torch.tensor(3.0)), {"pos": positions[:, None]})
 
 
 def _wrong(s, positions, d_model):
     w = s.frequencies(d_model)
     angles = positions[:, None].to(s.low) * w
     error = (torch.sin(angles) - torch.cos(angles)).abs().float()
-    s.compare(error, s.allowed(torch.tensor(1.0)), {"pos": positions[:, None]}, cases=error.numel())
+    s.compare(error, s.allowed(torch.tensor(1.0)), {"pos": positions[:, None]})
 
 
 def _crash(s, positions, d_model):
@@ -35,6 +35,20 @@ def test_a_true_identity_passes_and_counts_every_case():
     assert run.status == "passed"
     assert run.positions == 100 and run.cases == 100 * 4
     assert 0 <= run.max_error <= run.tolerance and run.cases_per_second > 0
+
+
+def _two_identities(s, positions, d_model):
+    angles = positions[:, None].to(s.low) * s.frequencies(d_model)
+    for error in (
+        torch.sin(angles) ** 2 + torch.cos(angles) ** 2 - 1,
+        torch.sin(2 * angles) - 2 * torch.sin(angles) * torch.cos(angles),
+    ):
+        s.compare(error.float(), s.allowed(torch.tensor(3.0)), {"pos": positions[:, None]})
+
+
+def test_each_equation_at_each_grid_point_is_a_case():
+    (run,) = _on_the_cpu(Sweep("two identities", _two_identities, ("float32",), (8,), 100))
+    assert run.status == "passed" and run.cases == 2 * 100 * 4
 
 
 def test_a_false_identity_fails_at_its_worst_case():
@@ -60,7 +74,7 @@ def _signed(s, positions, d_model):
     difference[1, positions == 2] = 0.25
     inputs = {"pos": positions, "pair": torch.arange(d_model // 2, device=s.device)[:, None]}
     allowed = torch.full((len(positions),), 0.1, dtype=s.wide, device=s.device)
-    s.compare(difference, allowed, inputs, cases=difference.numel())
+    s.compare(difference, allowed, inputs)
 
 
 def test_a_signed_difference_is_located_through_the_reduced_axis():
@@ -75,7 +89,7 @@ def _full_tolerance(s, positions, d_model):
     allowed = torch.full_like(difference, 2.0)
     allowed[2, -1] = 0.25  # the one case beyond its tolerance: 0.5 > 0.25
     inputs = {"row": torch.arange(3, device=s.device)[:, None], "pos": positions}
-    s.compare(difference, allowed, inputs, cases=difference.numel())
+    s.compare(difference, allowed, inputs)
 
 
 def test_a_tolerance_per_case_finds_the_worst_ratio_not_the_worst_error():
@@ -87,7 +101,7 @@ def test_a_tolerance_per_case_finds_the_worst_ratio_not_the_worst_error():
 def _not_a_number(s, positions, d_model):
     difference = torch.zeros(len(positions), dtype=s.wide, device=s.device)
     difference[5] = float("nan")
-    s.compare(difference, 1.0, {"pos": positions}, cases=len(positions))
+    s.compare(difference, 1.0, {"pos": positions})
 
 
 def test_nan_is_a_failure():
