@@ -98,6 +98,31 @@ def test_a_tolerance_per_case_finds_the_worst_ratio_not_the_worst_error():
     assert run.max_error == 0.5 and run.tolerance == 0.25
 
 
+def _peak_at_37(s, positions, d_model, layout):
+    """|difference| / allowed peaks at pos 37 (pair 2); pos 61 has the same ratio, found later."""
+    pairs = torch.arange(4, dtype=s.wide, device=s.device)[:, None]
+    near = torch.exp(-((positions.to(s.wide)[None, :] - 37) ** 2)) + torch.exp(
+        -((positions.to(s.wide)[None, :] - 61) ** 2)
+    )
+    difference = -(0.1 + 0.5 * near) * (1 + (pairs == 2))  # signed: the peak is a negative one
+    allowed = {
+        "scalar": 2.0,
+        "per-position": torch.full((len(positions),), 2.0),
+        "full": torch.full((4, len(positions)), 2.0),
+    }
+    s.compare(difference, allowed[layout], {"pair": pairs, "pos": positions})
+
+
+@pytest.mark.parametrize("layout", ["scalar", "per-position", "full"])
+def test_the_worst_case_is_found_across_chunks_and_the_first_of_equals_kept(monkeypatch, layout):
+    monkeypatch.setattr("checks.sweeps.CHUNK_ELEMENTS", 10 * 8)  # chunks of 10 positions at d_model 8
+    sweep = Sweep("peak", lambda s, p, d: _peak_at_37(s, p, d, layout), ("float64",), (8,), 100)
+    (run,) = _on_the_cpu(sweep)
+    assert run.status == "passed" and run.cases == 4 * 100
+    assert run.worst_input == {"pair": 2.0, "pos": 37.0}
+    assert abs(run.max_error - 1.2) < 1e-12 and run.tolerance == 2.0
+
+
 def _not_a_number(s, positions, d_model):
     difference = torch.zeros(len(positions), dtype=s.wide, device=s.device)
     difference[5] = float("nan")
