@@ -43,6 +43,18 @@ def tolerance(dtype: str) -> Tolerance:
         raise ValueError(f"no tolerance for dtype {dtype!r}; known: {sorted(TOLERANCES)}") from None
 
 
+def angle_scale(*angles: float) -> float:
+    """The scale for sin and cos of angles p · ω formed in the dtype from float64 p and ω.
+
+    Each angle is rounded three times, each time by at most u · |angle| to first order: p cast to
+    the dtype (exact for integer positions below the dtype's limit, not for one like π/ω − pos),
+    ω cast, and their product; sin and cos add their own rounding (u · 1) and pass the angle's error
+    on unchanged at most. A compared value that combines several angles (a difference of two sines)
+    carries all their errors. rtol ≥ 2u in every dtype, so rtol · this scale covers the bound.
+    """
+    return 3 * sum(abs(angle) for angle in angles) + 1
+
+
 def position_limit(dtype: str) -> int:
     """Largest power of two p with rtol(dtype) · p ≤ 1/4.
 

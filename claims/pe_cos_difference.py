@@ -141,9 +141,5 @@ def every_place_offset_and_frequency(s, positions, d):
     inputs = {"p": positions, "k": k, "omega": w}
     total = s.miss(0, 2 * half, here_sin, ahead_sin, here_cos, ahead_cos)
     s.compare(total, allowed, inputs)
-    s.compare(
-        s.miss(0, torch.sub(half, swing, out=s.scratch(1, *total.shape)), here_sin, ahead_sin), allowed, inputs
-    )
-    s.compare(
-        s.miss(0, torch.add(half, swing, out=s.scratch(1, *total.shape)), here_cos, ahead_cos), allowed, inputs
-    )
+    s.compare(s.miss(0, torch.sub(half, swing, out=s.scratch(1, *total.shape)), here_sin, ahead_sin), allowed, inputs)
+    s.compare(s.miss(0, torch.add(half, swing, out=s.scratch(1, *total.shape)), here_cos, ahead_cos), allowed, inputs)

@@ -8,6 +8,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.strategies import frequencies, positions
+from checks.tolerances import angle_scale
 
 SECTION = "3. sin 하나로는 부족하다"
 claim = Claim(
@@ -64,7 +65,7 @@ def partner_shares_sin_not_cos(t, pos, omega):
     partner = math.pi / omega - pos
     here = t.xp.array([pos]) * t.xp.array([omega])
     there = t.xp.array([partner]) * t.xp.array([omega])
-    scale = max(abs(pos * omega), abs(partner * omega))
+    scale = angle_scale(max(abs(pos * omega), abs(partner * omega)))
     t.close(t.xp.sin(there), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at the partner")
     t.close(t.xp.cos(there), [-math.cos(omega * pos)], scale=scale, bound=2.0, label="cos at the partner")
     t.close(t.xp.sin(here), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at pos")

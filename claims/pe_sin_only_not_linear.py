@@ -9,6 +9,7 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.references import frequency_values
 from checks.strategies import frequencies, offsets, positions
+from checks.tolerances import angle_scale
 
 SECTION = "§5 k칸 이동 = 회전 행렬"
 DEMO_K = 3
@@ -73,12 +74,17 @@ def mirror_shares_sin_not_shift(t, pos, k, w):
     mirror = math.pi / w - pos
     angles = t.xp.array([pos, mirror, pos + k, mirror + k]) * t.xp.array(w)
     s = t.xp.sin(angles)
-    scale = w * (abs(pos) + abs(mirror) + abs(k))
-    t.close(s[0:2], np.full(2, np.sin(w * pos)), scale=scale, bound=2.0, label="sin(ω pos), sin(ω pos′)")
+    t.close(
+        s[0:2],
+        np.full(2, np.sin(w * pos)),
+        scale=angle_scale(w * max(abs(pos), abs(mirror))),
+        bound=2.0,
+        label="sin(ω pos), sin(ω pos′)",
+    )
     t.close(
         s[3] - s[2],
         -2 * np.sin(w * k) * np.cos(w * pos),
-        scale=scale,
+        scale=angle_scale(w * (pos + k), w * (mirror + k)),
         bound=4.0,
         label="sin(ω(pos′+k)) − sin(ω(pos+k))",
     )
