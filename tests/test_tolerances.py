@@ -67,12 +67,31 @@ def test_angle_scale_covers_an_angle_formed_in_the_dtype(position, frequency, dt
     assert error <= tolerance(dtype).at(angle_scale(position * frequency))
 
 
-def test_angle_scale_covers_what_one_angle_width_missed():
-    """pe.sin-only-not-linear under the thorough profile: float16, pos 0, k = −66, ω ≈ 0.716."""
-    w, k = 0.7160989713048969, -66
-    mirror = math.pi / w
-    angles = torch.tensor([k, mirror + k], dtype=torch.float16) * torch.tensor(w, dtype=torch.float16)
+def _sin_only_not_linear(w: float, k: int) -> tuple[float, float, tuple[float, ...]]:
+    """sin(ω(π/ω + k)) − sin(ωk) at pos 0 in float16, its exact value, and the angles."""
+    angles = torch.tensor([k, math.pi / w + k], dtype=torch.float16) * torch.tensor(w, dtype=torch.float16)
     got = float(torch.sin(angles[1]).double() - torch.sin(angles[0]).double())
-    error = abs(got - (-2 * math.sin(w * k)))
-    assert error > tolerance("float16").at(w * (abs(mirror) + abs(k)))  # the scale the check had
-    assert error <= tolerance("float16").at(angle_scale(w * k, w * (mirror + k)))
+    return got, -2 * math.sin(w * k), (w * k, w * (math.pi / w + k))
+
+
+def _sin_ambiguous(pos: int, w: float) -> tuple[float, float, tuple[float, ...]]:
+    """cos(ω p′) at the partner p′ = π/ω − pos in float16, its exact value, and the angle."""
+    partner = math.pi / w - pos
+    angle = torch.tensor([partner], dtype=torch.float16) * torch.tensor([w], dtype=torch.float16)
+    return float(torch.cos(angle).double()), -math.cos(w * pos), (w * partner,)
+
+
+@pytest.mark.parametrize(
+    ("case", "one_width_scale"),
+    [
+        (_sin_only_not_linear(0.7160989713048969, -66), 0.7160989713048969 * (math.pi / 0.7160989713048969 + 66)),
+        (_sin_ambiguous(30, 0.03273041806020417), math.pi - 30 * 0.03273041806020417),
+    ],
+    ids=["pe.sin-only-not-linear", "pe.sin-ambiguous"],
+)
+def test_angle_scale_covers_what_one_angle_width_missed(case, one_width_scale):
+    """float16 inputs the thorough profile found when those checks' scale counted each angle once."""
+    got, exact, angles = case
+    error = abs(got - exact)
+    assert error > tolerance("float16").at(one_width_scale)
+    assert error <= tolerance("float16").at(angle_scale(*angles))
