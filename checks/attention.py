@@ -188,7 +188,7 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
 def rounding_bound(dtype: str, scale: float) -> float:
     """2 u · B: how far rounding alone can set apart two attention outputs computed in ``dtype``.
 
-    Each is within u · B of its exact value (B = ``rounding_scale``), so a difference beyond
+    Each is within u · B of its exact value to first order (B = ``rounding_scale``), so a difference beyond
     2 u · B is a change of the exact outputs. This is the threshold for "changed by more than
     rounding"; torch.testing's tolerance answers a different question (may two implementations
     be called equal) and in float64 is 10⁹ times wider (rtol 1e-7, atol 1e-7 against u ≈ 1.1e-16).
