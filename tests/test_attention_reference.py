@@ -26,6 +26,7 @@ from checks.attention import (
 )
 from checks.backends import NumpyBackend, TorchBackend
 from checks.strategies import sentences
+from checks.tolerances import UNIT_ROUNDOFF
 
 F64 = TorchBackend("float64")
 
@@ -131,5 +132,4 @@ def test_rounding_scale_bounds_the_error(dtype):
     exact_inputs = [backend.to_float64(m) for m in inputs]
     got = backend.to_float64(self_attention(backend, *inputs))
     exact = self_attention(NumpyBackend("float64"), *exact_inputs)
-    unit_roundoff = float(torch.finfo(getattr(torch, dtype)).eps) / 2
-    assert np.max(np.abs(got - exact)) <= unit_roundoff * rounding_scale(dtype, *exact_inputs)
+    assert np.max(np.abs(got - exact)) <= UNIT_ROUNDOFF[dtype] * rounding_scale(dtype, *exact_inputs)
