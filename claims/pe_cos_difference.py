@@ -1,5 +1,7 @@
 """cos(A − B) = cos A cos B + sin A sin B: each product moves as both hands turn, their sum does not."""
 
+import functools
+
 import numpy as np
 import sympy as sp
 import torch
@@ -10,7 +12,7 @@ from checks.backends import NumpyBackend
 from checks.references import Reference
 from checks.similarity import dot
 from checks.strategies import frequencies, offsets, positions
-from checks.sweeps import ahead, extended
+from checks.sweeps import ahead, by_sum, extended, sums
 
 BOX = "cos(A − B) 공식은 무엇을 말하나"
 BOX_OMEGA, BOX_K = 0.5, 1
@@ -133,13 +135,17 @@ def every_place_offset_and_frequency(s, positions, d):
     )
     k = s.offsets(REACH)[:, :, None]
     w = s.exact_frequencies(d)
-    doubled = 2 * positions[0] + torch.arange(2 * count + REACH, dtype=torch.float64, device=s.device)
-    swings = (torch.cos(w * doubled) / 2).to(s.wide)
-    swing = swings.as_strided((REACH, pairs, count), (1, swings.shape[1], 2), swings.storage_offset() + 1)
+    doubled = sums(positions, REACH)  # 2p + k
+    angles = torch.mul(w, doubled, out=s.scratch(5, 2, pairs, doubled.shape[-1], dtype=torch.float64))
+    swing = by_sum(s.expected(4, angles.cos_().mul_(0.5)), count, REACH)  # cos(ω(2p + k))/2; [t, r]: k = 2t + r + 1
     half = (torch.cos(k * w) / 2).to(s.wide)
-    allowed = s.allowed_product(ROUNDED_TERMS, w, 2 * positions + k)
-    inputs = {"p": positions, "k": k, "omega": w}
-    total = s.miss(0, 2 * half, here_sin, ahead_sin, here_cos, ahead_cos)
-    s.compare(total, allowed, inputs)
-    s.compare(s.miss(0, torch.sub(half, swing, out=s.scratch(1, *total.shape)), here_sin, ahead_sin), allowed, inputs)
-    s.compare(s.miss(0, torch.add(half, swing, out=s.scratch(1, *total.shape)), here_cos, ahead_cos), allowed, inputs)
+    lowest = s.allowed_product(2, ROUNDED_TERMS, w, 2 * positions + 1)  # k = 1: the tolerance grows with k
+    allowed = functools.cache(lambda: s.allowed_product(3, ROUNDED_TERMS, w, 2 * positions + k))
+
+    def compare(difference: torch.Tensor) -> None:
+        s.compare(difference, allowed, {"p": positions, "k": k, "omega": w}, lowest=lowest)
+
+    compare(s.miss(0, 2 * half, here_sin, ahead_sin, here_cos, ahead_cos))
+    half4, target = half.view(REACH // 2, 2, pairs, 1), s.scratch(1, REACH // 2, 2, pairs, count)
+    compare(s.miss(0, torch.sub(half4, swing, out=target).view(REACH, pairs, count), here_sin, ahead_sin))
+    compare(s.miss(0, torch.add(half4, swing, out=target).view(REACH, pairs, count), here_cos, ahead_cos))

@@ -1,10 +1,12 @@
 """Dense sweeps: cases counted, failures located, crashes recorded as errors."""
 
+import gc
+
 import pytest
 import torch
 
 from checks.discovery import claim_files, load_claims
-from checks.sweeps import Sweep, SweepContext, SweepRun, ahead, extended, run_sweep
+from checks.sweeps import Sweep, SweepContext, ahead, by_sum, extended, run_sweep, sums
 
 
 def _on_the_cpu(sweep: Sweep):
@@ -115,12 +117,106 @@ def _peak_at_37(s, positions, d_model, layout):
 
 @pytest.mark.parametrize("layout", ["scalar", "per-position", "full"])
 def test_the_worst_case_is_found_across_chunks_and_the_first_of_equals_kept(monkeypatch, layout):
-    monkeypatch.setattr("checks.sweeps.CHUNK_ELEMENTS", 10 * 8)  # chunks of 10 positions at d_model 8
+    monkeypatch.setattr("checks.sweeps.COMPARED_ELEMENTS", 40)  # 1 position, then chunks of 10 (4 pairs each)
     sweep = Sweep("peak", lambda s, p, d: _peak_at_37(s, p, d, layout), ("float64",), (8,), 100)
     (run,) = _on_the_cpu(sweep)
     assert run.status == "passed" and run.cases == 4 * 100
     assert run.worst_input == {"pair": 2.0, "pos": 37.0}
     assert abs(run.max_error - 1.2) < 1e-12 and run.tolerance == 2.0
+
+
+def _growing_with_k(s, positions, d_model, lowest, peak):
+    """|difference| / allowed, allowed = 1 + k · pos over k = 1 … 4, peaks at pos ``peak``, k = 3, pair 1.
+
+    With ``lowest`` the tolerance is given as a function and bounded by its k = 1 row.
+    """
+    k = torch.arange(1, 5, dtype=s.wide, device=s.device)[:, None, None]
+    pos = positions.to(s.wide)
+    allowed = 1 + k * pos
+    near = torch.exp(-((pos - peak) ** 2)) * (k == 3) * (torch.arange(3, device=s.device)[:, None] == 1)
+    difference = (0.2 + 0.7 * near) * allowed * torch.where(pos.long() % 2 == 0, 1.0, -1.0)
+    inputs = {"k": k, "pair": torch.arange(3, device=s.device)[:, None], "pos": positions}
+    if lowest:
+        s.compare(difference, lambda: allowed, inputs, lowest=allowed[0])
+    else:
+        s.compare(difference, allowed, inputs)
+
+
+@pytest.mark.parametrize("peak", [3, 47, 95, 99])  # in the first chunk, a middle one, the last one, its end
+def test_a_tolerance_given_with_its_lowest_finds_what_the_full_one_finds(monkeypatch, peak):
+    monkeypatch.setattr("checks.sweeps.COMPARED_ELEMENTS", 12 * 10)  # chunks of 10 positions (4 k × 3 pairs)
+    runs = {
+        lowest: _on_the_cpu(
+            Sweep(
+                "growing",
+                lambda s, p, d, lowest=lowest: _growing_with_k(s, p, d, lowest, peak),
+                ("float64",),
+                (8,),
+                100,
+            )
+        )[0]
+        for lowest in (False, True)
+    }
+    full, bounded = runs[False], runs[True]
+    assert bounded.status == full.status == "passed" and bounded.cases == full.cases == 12 * 100
+    assert bounded.worst_input == full.worst_input == {"k": 3.0, "pair": 1.0, "pos": float(peak)}
+    assert (bounded.max_error, bounded.tolerance) == (full.max_error, full.tolerance)
+
+
+def _lowest_too_high(s, positions, d_model):
+    difference = torch.zeros(2, len(positions), dtype=s.wide, device=s.device)
+    s.compare(difference, lambda: torch.ones(2, 1, dtype=s.wide), {"pos": positions}, lowest=torch.full((1, 1), 2.0))
+
+
+def _function_without_lowest(s, positions, d_model):
+    s.compare(torch.zeros(len(positions), dtype=s.wide), lambda: 1.0, {"pos": positions})
+
+
+def test_a_lowest_above_the_tolerance_or_a_function_without_one_is_an_error():
+    (high,) = _on_the_cpu(Sweep("high", _lowest_too_high, ("float64",), (8,), 10))
+    assert high.status == "error" and "lowest exceeds allowed" in high.message
+    (bare,) = _on_the_cpu(Sweep("bare", _function_without_lowest, ("float64",), (8,), 10))
+    assert bare.status == "error" and "needs its lower bound" in bare.message
+
+
+def _nan_in_a_deferred_chunk(s, positions, d_model):
+    difference = torch.zeros(2, len(positions), dtype=s.wide, device=s.device)
+    difference[1, positions == 13] = float("nan")
+    allowed = torch.ones(2, 1, dtype=s.wide)
+    s.compare(difference, lambda: allowed, {"row": torch.arange(2)[:, None], "pos": positions}, lowest=allowed)
+
+
+def test_nan_in_a_deferred_chunk_is_a_failure_located(monkeypatch):
+    monkeypatch.setattr("checks.sweeps.COMPARED_ELEMENTS", 2 * 10)
+    (run,) = _on_the_cpu(Sweep("nan", _nan_in_a_deferred_chunk, ("float64",), (8,), 50))
+    assert run.status == "failed" and run.worst_input == {"row": 1.0, "pos": 13.0}
+
+
+def test_chunks_follow_what_the_first_compared_and_cover_every_position_once(monkeypatch):
+    seen = []
+
+    def per_position(s, positions, d_model):
+        seen.append((int(positions[0]), len(positions)))
+        s.compare(torch.zeros(len(positions), dtype=s.wide), 1.0, {"pos": positions})
+
+    monkeypatch.setattr("checks.sweeps.COMPARED_ELEMENTS", 64)
+    (run,) = _on_the_cpu(Sweep("per position", per_position, ("float32",), (8,), 1000))
+    assert seen[:2] == [(0, 2), (2, 64)]  # 64 // (4 · 8) positions first, then 64 compared elements a chunk
+    assert sorted(p for first, n in seen for p in range(first, first + n)) == list(range(1000))
+    assert run.cases == 1000 and run.positions == 1000
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_sweep_pauses_the_garbage_collector_and_restores_it(enabled):
+    states = []
+    (gc.enable if enabled else gc.disable)()
+    try:
+        _on_the_cpu(
+            Sweep("gc", lambda s, p, d: states.append(gc.isenabled()) or _identity(s, p, d), ("float32",), (8,), 10)
+        )
+        assert states == [False] and gc.isenabled() == enabled
+    finally:
+        gc.enable()
 
 
 def _not_a_number(s, positions, d_model):
@@ -152,10 +248,17 @@ def test_ahead_reads_the_table_k_columns_on():
     assert torch.equal(extended(torch.arange(5.0, 9.0), 3), torch.arange(5.0, 12.0))
 
 
+def test_by_sum_reads_a_table_over_2_pos_plus_k_for_every_pos_and_k():
+    positions, reach, scale = torch.arange(7.0, 12.0, dtype=torch.float64), 8, torch.tensor([[1.0], [10.0], [100.0]])
+    table = sums(positions, reach) * scale.double()  # (2, 3 pairs, width)
+    view = by_sum(table, len(positions), reach).reshape(reach, 3, len(positions))
+    k = torch.arange(1, reach + 1, dtype=torch.float64)[:, None, None]
+    assert torch.equal(view, (2 * positions + k) * scale.double())
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
 def test_miss_and_combination_follow_the_dtype(dtype):
-    run = SweepRun("miss", "cpu", dtype, 8)
-    s = SweepContext(run)
+    s = SweepContext("cpu", dtype)
     values = [torch.rand(4, 5, dtype=torch.float64).to(s.low) for _ in range(4)]
     a, x, b, y = (s.widened(v) for v in values)
     exact = a.double() * x.double() + b.double() * y.double()
@@ -175,7 +278,7 @@ def _stored_sum(values):
 
 
 def test_scratch_is_reused_across_chunks():
-    s = SweepContext(SweepRun("scratch", "cpu", "float32", 8))
+    s = SweepContext("cpu", "float32")
     first = s.scratch(0, 4, 8)
     smaller = s.scratch(0, 2, 8)
     assert smaller.data_ptr() == first.data_ptr() and smaller.shape == (2, 8)

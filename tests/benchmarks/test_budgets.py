@@ -19,6 +19,7 @@ import pytest
 import torch
 
 from checks.discovery import claim_files, load_claims
+from checks.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
 from checks.references import frequency_values
 from checks.sweeps import Sweep, run_sweep
 from checks.symbolic import Proof
@@ -79,8 +80,9 @@ def test_proof_under_3_seconds(benchmark, claim):
 
 
 SWEEPS = [(claim.id, sweep) for claim in CLAIMS for sweep in claim.sweeps if "float32" in sweep.dtypes]
-SWEEP_ELEMENTS = 2**22
-"""Positions × d_model per benchmarked sweep run: 16 to 128 chunks, so per-chunk setup is amortised as in a real run."""
+SWEEP_ELEMENTS = PROFILE_SWEEP_ELEMENTS["thorough"]
+"""Positions × d_model per benchmarked run: the dense sweep as the thorough profile runs it (the ci profile's
+2^18 is a one-chunk smoke run); each sweep still stops at its own positions (65,536 at most)."""
 
 
 @pytest.mark.parametrize(("claim_id", "sweep"), SWEEPS, ids=[f"{c}:{s.name[:30]}" for c, s in SWEEPS])
