@@ -2,8 +2,9 @@
 
 A chunk compared against a cheap lower bound of its tolerance (``lowest``) is deferred: its bound
 is kept, and only the chunks whose bound could still beat the worst ratio found are run again and
-located at the end (``settle``), highest bound first. The result is the one comparing every chunk
-against its full tolerance would give; only the work differs.
+located at the end (``settle``), highest bound first. The worst ratio found is the one comparing
+every chunk against its full tolerance gives; only where several cases share it exactly may
+another of them be the one reported (without deferral, the first in grid order).
 """
 
 from __future__ import annotations
@@ -129,8 +130,8 @@ class WorstCase:
 
 
 def _beats(value: float, worst: float) -> bool:
-    """Whether ``value`` replaces ``worst``: larger, or NaN (an infinite error)."""
-    return value > worst or math.isnan(value)
+    """Whether ``value`` replaces ``worst``: larger, or NaN (an infinite error) while the worst is finite."""
+    return value > worst or (math.isnan(value) and worst < math.inf)
 
 
 def _formed(allowed: Tolerance | Callable[[], Tolerance], lowest: torch.Tensor | None) -> Tolerance:

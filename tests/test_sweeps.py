@@ -221,12 +221,13 @@ def test_a_sweep_pauses_the_garbage_collector_and_restores_it(enabled):
 
 def _not_a_number(s, positions, d_model):
     difference = torch.zeros(len(positions), dtype=s.wide, device=s.device)
-    difference[5] = float("nan")
+    difference[(positions == 5) | (positions == 35)] = float("nan")
     s.compare(difference, 1.0, {"pos": positions})
 
 
-def test_nan_is_a_failure():
-    (run,) = _on_the_cpu(Sweep("nan", _not_a_number, ("float32",), (8,), 10))
+def test_nan_is_a_failure_and_the_first_one_is_reported(monkeypatch):
+    monkeypatch.setattr("checks.sweeps.COMPARED_ELEMENTS", 10)  # the two NaNs in different chunks
+    (run,) = _on_the_cpu(Sweep("nan", _not_a_number, ("float32",), (8,), 50))
     assert run.status == "failed" and run.worst_input == {"pos": 5.0}
 
 
