@@ -22,7 +22,7 @@ LOCATE_BLOCK = 4096
 
 
 class WorstCase:
-    """The largest ratio so far, its error, tolerance and inputs; chunks compared on a bound wait in ``deferred``."""
+    """The largest ratio so far, its error, tolerance and inputs, and the chunks compared on a bound only."""
 
     def __init__(self, divide_into: Callable[..., torch.Tensor]) -> None:
         self.ratio, self.error, self.tolerance = -1.0, 0.0, 0.0
