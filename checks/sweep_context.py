@@ -18,7 +18,7 @@ import torch
 
 from checks.references import frequency_values
 from checks.tolerances import tolerance
-from checks.worst_case import Tolerance, WorstCase, broadcast_shape
+from checks.worst_case import Allowed, WorstCase, broadcast_shape
 
 _SCRATCH: dict[tuple[str, torch.dtype, int], torch.Tensor] = {}
 """Scratch tensors by (device, dtype, slot), shared by the runs of every sweep in the process."""
@@ -164,7 +164,7 @@ class SweepContext:
     def compare(
         self,
         difference: torch.Tensor,
-        allowed: Tolerance | Callable[[], Tolerance],
+        allowed: Allowed | Callable[[], Allowed],
         inputs: dict[str, torch.Tensor],
         lowest: torch.Tensor | None = None,
     ) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import torch
 
-Tolerance = torch.Tensor | float
+Allowed = torch.Tensor | float
 """A tolerance that broadcasts to the compared tensor (a number: one for every case)."""
 
 LOCATE_BLOCK = 4096
@@ -46,7 +46,7 @@ class WorstCase:
     def compare(
         self,
         difference: torch.Tensor,
-        allowed: Tolerance | Callable[[], Tolerance],
+        allowed: Allowed | Callable[[], Allowed],
         inputs: dict[str, torch.Tensor],
         lowest: torch.Tensor | None,
     ) -> None:
@@ -81,7 +81,7 @@ class WorstCase:
             replay(first, last)
         self._replaying = None
 
-    def _record(self, difference: torch.Tensor, allowed: Tolerance, inputs: dict[str, torch.Tensor]) -> None:
+    def _record(self, difference: torch.Tensor, allowed: Allowed, inputs: dict[str, torch.Tensor]) -> None:
         """Compare a chunk exactly; locate its worst case if it beats the worst ratio so far."""
         value, ratio, allowed, constant = self._extreme(difference, allowed)
         if not _beats(value, self.ratio):
@@ -103,7 +103,7 @@ class WorstCase:
         self.inputs = {name: _element(torch.as_tensor(given), index) for name, given in inputs.items()}
 
     def _extreme(
-        self, difference: torch.Tensor, allowed: Tolerance
+        self, difference: torch.Tensor, allowed: Allowed
     ) -> tuple[float, torch.Tensor, torch.Tensor, list[int]]:
         """The largest |difference| / ``allowed`` of a chunk, the ratios it was taken from (``difference`` itself
         when ``allowed`` is one number), ``allowed`` as a tensor and the axes it is constant along.
@@ -134,7 +134,7 @@ def _beats(value: float, worst: float) -> bool:
     return value > worst or (math.isnan(value) and worst < math.inf)
 
 
-def _formed(allowed: Tolerance | Callable[[], Tolerance], lowest: torch.Tensor | None) -> Tolerance:
+def _formed(allowed: Allowed | Callable[[], Allowed], lowest: torch.Tensor | None) -> Allowed:
     """The tolerance, formed if given as a function, checked to be nowhere below ``lowest``."""
     allowed = allowed() if callable(allowed) else allowed
     if lowest is not None and float((torch.as_tensor(allowed, device=lowest.device) - lowest).amin()) < 0:
