@@ -1,7 +1,7 @@
 """Claims under claims/ are collected as tests by the theory-claims plugin."""
 
-from checks.profiles import register_profiles
+from checks.engine.profiles import register_profiles
 
 register_profiles()
 
-pytest_plugins = ["checks.plugin", "pytester"]
+pytest_plugins = ["checks.engine.plugin", "pytester"]

@@ -1,5 +1,5 @@
-"""python -m checks: see checks.cli (new, list, flake)."""
+"""python -m checks: see checks.engine.cli (new, list, flake)."""
 
-from checks.cli import main
+from checks.engine.cli import main
 
 raise SystemExit(main())

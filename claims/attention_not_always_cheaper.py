@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, Quote
-from checks.attention import (
+from checks.helpers.attention import (
     attention_flops,
     counted_flops,
     d,
@@ -19,7 +19,7 @@ from checks.attention import (
     self_attention,
     single_threaded,
 )
-from checks.backends import TorchBackend
+from checks.helpers.backends import TorchBackend
 
 claim = Claim(
     id="attention.not-always-cheaper",
@@ -91,7 +91,7 @@ def counted_attention(length: int, width: int) -> int:
     return counted_flops(self_attention, xp, xp.zeros(length, width), *(xp.zeros(width, width) for _ in range(3)))
 
 
-@claim.check(dtypes=(FLOAT32,), implementations=("torch",), devices=("cpu",))
+@claim.check(dtypes=(FLOAT32,), backends=("torch",), devices=("cpu",))
 @given(name=st.sampled_from(sorted(CELLS)), width=st.integers(2, 8), offset=st.integers(-2, 2))
 @single_threaded()
 def counter_confirms_crossover(t, name, width, offset):

@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.attention import (
+from checks.helpers.attention import (
     close_attention,
     layer_weights,
     output_range,
@@ -17,9 +17,9 @@ from checks.attention import (
     single_threaded,
     word_vectors,
 )
-from checks.backends import Backend, NumpyBackend
-from checks.strategies import sentences
-from checks.tolerances import FLOAT64, tolerance
+from checks.helpers.backends import Backend, NumpyBackend
+from checks.helpers.strategies import sentences
+from checks.helpers.tolerances import FLOAT64, tolerance
 
 claim = Claim(
     id="attention.order-blind",

@@ -4,8 +4,8 @@ import sympy as sp
 from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
-from checks.attention import Sentence, attention_per_query, close_attention, single_threaded
-from checks.strategies import sentences
+from checks.helpers.attention import Sentence, attention_per_query, close_attention, single_threaded
+from checks.helpers.strategies import sentences
 
 claim = Claim(
     id="attention.parallel-equals-sequential",

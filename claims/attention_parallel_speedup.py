@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, Quote
-from checks.attention import (
+from checks.helpers.attention import (
     attention_flops,
     dependency_depth,
     dispatched_ops,
@@ -20,7 +20,7 @@ from checks.attention import (
     single_threaded,
     timed_layers,
 )
-from checks.backends import TorchBackend, available_devices
+from checks.helpers.backends import TorchBackend, available_devices
 
 claim = Claim(
     id="attention.parallel-speedup",
@@ -45,7 +45,7 @@ LAYERS: dict[str, Callable[..., torch.Tensor]] = {
     "attention": lambda xp, x, weights: self_attention(xp, x, *weights),
     "rnn": lambda xp, x, weights: rnn_layer(xp, x, *weights[:2]),
 }
-"""The reference layers (checks.attention), both written as the formulas say."""
+"""The reference layers (checks.helpers.attention), both written as the formulas say."""
 
 
 def _structure(layer: str, backend: TorchBackend, length: int) -> tuple[int, int]:
@@ -56,7 +56,7 @@ def _structure(layer: str, backend: TorchBackend, length: int) -> tuple[int, int
     return dependency_depth(run()), sum(dispatched_ops(run).values())
 
 
-@claim.check(dtypes=(FLOAT32,), implementations=("torch",))
+@claim.check(dtypes=(FLOAT32,), backends=("torch",))
 @given(length=st.integers(2, 32))
 @single_threaded()
 def steps_grow_only_for_the_rnn(t, length):

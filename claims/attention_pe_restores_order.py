@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import example, given
 
 from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim, Quote
-from checks.attention import (
+from checks.helpers.attention import (
     Sentence,
     output_range,
     rounding_bound,
@@ -14,9 +14,9 @@ from checks.attention import (
     self_attention,
     single_threaded,
 )
-from checks.backends import Backend, NumpyBackend, TorchBackend
-from checks.references import Reference
-from checks.strategies import sentences
+from checks.helpers.backends import Backend, NumpyBackend, TorchBackend
+from checks.helpers.strategies import sentences
+from checks.implementations.references import Reference
 
 claim = Claim(
     id="attention.pe-restores-order",

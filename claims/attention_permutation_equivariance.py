@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote, decide
-from checks.attention import (
+from checks.helpers.attention import (
     Sentence,
     close_attention,
     layer_weights,
@@ -17,8 +17,8 @@ from checks.attention import (
     single_threaded,
     word_vectors,
 )
-from checks.backends import NumpyBackend
-from checks.strategies import sentences
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.strategies import sentences
 
 claim = Claim(
     id="attention.permutation-equivariance",

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, Quote
-from checks.attention import (
+from checks.helpers.attention import (
     attention_flops,
     attention_products,
     counted_flops,
@@ -16,7 +16,7 @@ from checks.attention import (
     self_attention,
     single_threaded,
 )
-from checks.backends import TorchBackend
+from checks.helpers.backends import TorchBackend
 
 claim = Claim(
     id="attention.quadratic-cost",
@@ -46,7 +46,7 @@ def _(p):
     p.step("so the n² part exceeds the projections exactly when n > 3d/2", sp.StrictGreaterThan(n, 3 * d / 2))
 
 
-@claim.check(dtypes=(FLOAT32,), implementations=("torch",))
+@claim.check(dtypes=(FLOAT32,), backends=("torch",))
 @given(length=st.integers(1, 256), width=st.integers(1, 96))
 @single_threaded()
 def counter_matches_formula(t, length, width):

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
-from checks.encodings import rounded
-from checks.strategies import d_models, vectors
+from checks.helpers.encodings import rounded
+from checks.helpers.strategies import d_models, vectors
 
 claim = Claim(
     id="index.integer-unbounded",

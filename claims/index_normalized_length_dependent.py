@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOATS, LOW_PRECISION, Claim, Quote
-from checks.encodings import rounded
+from checks.helpers.encodings import rounded
 
 SECTION = "시도 2: 정규화 (0~1로 맞추기)"
 claim = Claim(

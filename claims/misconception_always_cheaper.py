@@ -1,7 +1,7 @@
 """Document 001 is right that "a Transformer always costs fewer operations than an RNN" is a misconception."""
 
 from checks import Claim, Quote
-from checks.rope import misconception_verdict
+from checks.helpers.rope import misconception_verdict
 
 claim = Claim(
     id="misconception.always-cheaper",
@@ -10,7 +10,7 @@ claim = Claim(
         "The belief that a Transformer always needs fewer operations than an RNN is false, as document 001 says: "
         "self-attention costs O(n²·d) against an RNN's O(n·d²), so past a crossover sequence length n attention "
         "costs more, not less. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.rope.misconception_verdict); proved or holds means it is indeed a misconception."
+        "(checks.helpers.rope.misconception_verdict); proved or holds means it is indeed a misconception."
     ),
     sources=[
         Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "Transformer는 항상 RNN보다 계산량이 적다고 생각한다")

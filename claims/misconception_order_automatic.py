@@ -1,7 +1,7 @@
 """Document 001 is right that "token order is reflected in attention automatically" is a misconception, unmasked."""
 
 from checks import Claim, Quote
-from checks.rope import misconception_verdict
+from checks.helpers.rope import misconception_verdict
 
 claim = Claim(
     id="misconception.order-automatic",
@@ -11,7 +11,7 @@ claim = Claim(
         "as document 001 says: such attention is permutation-equivariant, so each word's output is the same in "
         "every order and order reaches the outputs only through an added positional encoding. Unstated condition: "
         "a causal mask does make the outputs depend on order. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.rope.misconception_verdict), with their conditions repeated."
+        "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
     ),
     sources=[
         Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "token 순서는 attention에서 자동 반영된다고 생각한다")

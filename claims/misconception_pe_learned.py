@@ -3,7 +3,7 @@
 import torch
 
 from checks import Claim, Quote, Verdict
-from checks.rope import misconception_verdict
+from checks.helpers.rope import misconception_verdict
 
 claim = Claim(
     id="misconception.pe-learned",
@@ -14,7 +14,7 @@ claim = Claim(
         "(pe.not-learned). But the list states it of positional encoding in general, and learned position "
         "embeddings (document 000: BERT 512, GPT-2 1024 positions) are trainable parameters, so it holds only "
         "under that unstated condition. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.rope.misconception_verdict), qualified by that condition."
+        "(checks.helpers.rope.misconception_verdict), qualified by that condition."
     ),
     sources=[
         Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),
@@ -33,8 +33,8 @@ POSITIONS, WIDTH = 512, 768
 
 
 @claim.derive
-def _(r, verdicts):
-    verdict = misconception_verdict(r, verdicts)
+def _(r, dependencies):
+    verdict = misconception_verdict(r, dependencies)
     torch.manual_seed(0)
     table = torch.nn.Embedding(POSITIONS, WIDTH)
     trainable = sum(p.numel() for p in table.parameters() if p.requires_grad)

@@ -1,7 +1,7 @@
 """Document 001 is right that "positional encoding is optional" is a misconception, for unmasked attention."""
 
 from checks import Claim, Quote
-from checks.rope import misconception_verdict
+from checks.helpers.rope import misconception_verdict
 
 claim = Claim(
     id="misconception.pe-optional",
@@ -12,7 +12,7 @@ claim = Claim(
         "outputs change with the order, so the encoding is what carries order. Conditions the documents leave "
         "unstated (a causal mask carries order without any encoding; PE's effect can drown in low-precision "
         "rounding) are repeated from the deciding claims. Verdict: the weakest of their verdicts "
-        "(checks.rope.misconception_verdict)."
+        "(checks.helpers.rope.misconception_verdict)."
     ),
     sources=[Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "positional encoding은 optional이라고 생각한다")],
     depends=["attention.order-blind", "attention.pe-restores-order"],

@@ -1,7 +1,7 @@
 """Document 001 is right that "a Transformer understands position by itself" is a misconception, without a mask."""
 
 from checks import Claim, Quote
-from checks.rope import misconception_verdict
+from checks.helpers.rope import misconception_verdict
 
 claim = Claim(
     id="misconception.position-automatic",
@@ -12,7 +12,7 @@ claim = Claim(
         "(permuting the tokens only permutes the outputs), so no output can tell where its token stood. The "
         "documents leave that setting unstated: with a causal (decoder) mask, order reaches the outputs even "
         "without an encoding. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.rope.misconception_verdict), with their conditions repeated."
+        "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
     ),
     sources=[
         Quote(

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.references import Reference
-from checks.strategies import d_models, positions
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.strategies import d_models, positions
+from checks.implementations.references import Reference
 
 SEQUENCE, WIDTH = 5, 8
 claim = Claim(

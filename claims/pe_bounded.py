@@ -6,9 +6,9 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.document_code import numpy_encoding
-from checks.encodings import table_in
-from checks.strategies import d_models, positions
+from checks.helpers.encodings import table_in
+from checks.helpers.strategies import d_models, positions
+from checks.implementations.document_code import numpy_encoding
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(
@@ -94,9 +94,8 @@ def exhaustive_and_document(r):
 
 
 @claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_entry(s, positions, d):
+def every_entry(s):
     """Every entry sin(pos ω_i), cos(pos ω_i) of every pos, computed in the dtype: |PE| ≤ 1 exactly (no tolerance)."""
-    sin, cos = s.sinusoid(positions, d)
-    inputs = {"pos": positions, "column": 2 * torch.arange(d // 2, device=s.device)[:, None]}
-    s.compare(sin, 1.0, inputs)
-    s.compare(cos, 1.0, {**inputs, "column": inputs["column"] + 1})
+    pe = s.pe()
+    s.within("|sin(pos ω_i)| ≤ 1", pe.sin, 1.0)
+    s.within("|cos(pos ω_i)| ≤ 1", pe.cos, 1.0)

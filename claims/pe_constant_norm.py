@@ -6,10 +6,10 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.formulas import d_model, omega, pairs_sum, pos
-from checks.references import Reference
-from checks.strategies import d_models, positions
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import d_model, i, omega, pairs_sum, pos
+from checks.helpers.strategies import d_models, positions
+from checks.implementations.references import Reference
 
 claim = Claim(
     id="pe.constant-norm",
@@ -65,15 +65,18 @@ def odd_d_model(r):
 
 
 @claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_position_and_prefix(s, positions, d):
+def every_position_and_prefix(s):
     """Every pos × m = 1 … d_model/2: the first m pairs of PE(pos) have norm √m (m = d_model/2 is the claim).
 
     Each pair adds sin² + cos² = 1, so every prefix is a case. Squares, running sum and square root are
     taken in the dtype; the tolerance is the check's (scale |expected| = √m).
     """
-    sin, cos = (s.widened(table) for table in s.sinusoid(positions, d, by_position=True))
-    squares = s.combination(0, sin, sin, cos, cos)
-    norms = s.stored(torch.cumsum(squares, dim=1, out=s.scratch(1, *squares.shape))).sqrt_()
-    expected = torch.arange(1, d // 2 + 1, dtype=s.wide, device=s.device).sqrt_()
-    inputs = {"pos": positions[:, None], "pairs m": torch.arange(1, d // 2 + 1, device=s.device)}
-    s.compare(s.stored(norms).sub_(expected), s.allowed(expected), inputs)
+    pe = s.pe(pairs_innermost=True)
+    norms = s.sqrt(s.cumsum(s.products(pe.sin, pe.sin, pe.cos, pe.cos), dim=0))
+    s.equal(
+        "‖first m pairs of PE(pos)‖ = √m",
+        norms,
+        torch.sqrt(s.pair + 1.0),
+        scale=sp.sqrt(i + 1),
+        inputs={"pos": s.pos, "pairs m": s.pair + 1},
+    )

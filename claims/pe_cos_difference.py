@@ -1,18 +1,16 @@
 """cos(A − B) = cos A cos B + sin A sin B: each product moves as both hands turn, their sum does not."""
 
-import functools
-
 import numpy as np
 import sympy as sp
 import torch
 from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.references import Reference
-from checks.similarity import dot
-from checks.strategies import frequencies, offsets, positions
-from checks.sweeps import ahead, by_sum, extended, sums
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import k, pos, w
+from checks.helpers.similarity import dot
+from checks.helpers.strategies import frequencies, offsets, positions
+from checks.implementations.references import Reference
 
 BOX = "cos(A − B) 공식은 무엇을 말하나"
 BOX_OMEGA, BOX_K = 0.5, 1
@@ -114,38 +112,19 @@ def box_setting(r):
     )
 
 
-REACH = 8
-"""The sweep's offsets k = 1 … 8."""
-
-
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_place_offset_and_frequency(s, positions, d):
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+def every_place_offset_and_frequency(s):
     """Every p × k = 1 … 8 × ω_i of the d_model: sin A sin B, cos A cos B and their sum, A = ω(p + k), B = ωp.
 
     Products and sum in the dtype against cos(ωk)/2 ∓ cos(ω(2p + k))/2 and cos(ωk) in float64 (rounded
     once to the wide dtype), at the check's tolerance: its scale ω(2p + k) + 2 exceeds every |expected|
     (≤ 1), so the scale is the magnitude.
     """
-    count, pairs = len(positions), d // 2
-    sin, cos = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
-    here_sin, here_cos, ahead_sin, ahead_cos = (
-        sin[:, :count],
-        cos[:, :count],
-        *(ahead(table, count, REACH) for table in (sin, cos)),
-    )
-    k = s.offsets(REACH)[:, :, None]
-    w = s.exact_frequencies(d)
-    doubled = sums(positions, REACH)  # 2p + k
-    angles = torch.mul(w, doubled, out=s.scratch(5, 2, pairs, doubled.shape[-1], dtype=torch.float64))
-    swing = by_sum(s.expected(4, angles.cos_().mul_(0.5)), count, REACH)  # cos(ω(2p + k))/2; [t, r]: k = 2t + r + 1
-    half = (torch.cos(k * w) / 2).to(s.wide)
-    lowest = s.allowed_product(2, ROUNDED_TERMS, w, 2 * positions + 1)  # k = 1: the tolerance grows with k
-    allowed = functools.cache(lambda: s.allowed_product(3, ROUNDED_TERMS, w, 2 * positions + k))
-
-    def compare(difference: torch.Tensor) -> None:
-        s.compare(difference, allowed, {"p": positions, "k": k, "omega": w}, lowest=lowest)
-
-    compare(s.miss(0, 2 * half, here_sin, ahead_sin, here_cos, ahead_cos))
-    half4, target = half.view(REACH // 2, 2, pairs, 1), s.scratch(1, REACH // 2, 2, pairs, count)
-    compare(s.miss(0, torch.sub(half4, swing, out=target).view(REACH, pairs, count), here_sin, ahead_sin))
-    compare(s.miss(0, torch.add(half4, swing, out=target).view(REACH, pairs, count), here_cos, ahead_cos))
+    here, ahead = s.pe(), s.pe(ahead=True)
+    half = torch.cos(s.k * s.omega) / 2
+    swing = s.over_sums(lambda sums: torch.cos(s.omega * sums).mul_(0.5))  # cos(ω(2p + k))/2
+    scale = ROUNDED_TERMS + w * (2 * pos + k)
+    both = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
+    s.equal("sin A sin B + cos A cos B = cos ωk", both, 2 * half, scale=scale)
+    s.equal("sin A sin B = (cos ωk − cos ω(2p + k))/2", s.products(here.sin, ahead.sin), half - swing, scale=scale)
+    s.equal("cos A cos B = (cos ωk + cos ω(2p + k))/2", s.products(here.cos, ahead.cos), half + swing, scale=scale)

@@ -6,12 +6,11 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.formulas import k, omega, pairs_sum, pos
-from checks.references import Reference
-from checks.similarity import dot, dot_scale, similarity_curve
-from checks.strategies import d_models, offsets, positions
-from checks.sweeps import ahead, extended
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import k, omega, pairs_sum, pos, w
+from checks.helpers.similarity import dot, dot_scale, similarity_curve
+from checks.helpers.strategies import d_models, offsets, positions
+from checks.implementations.references import Reference
 
 claim = Claim(
     id="pe.dot-distance-only",
@@ -100,12 +99,8 @@ def odd_d_model(r):
         )
 
 
-REACH = 8
-"""The sweep's offsets k = 1 … 8."""
-
-
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_position_offset_and_pair(s, positions, d):
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+def every_position_offset_and_pair(s):
     """Every pos × k = 1 … 8 × pair i: the pair's share sin·sin + cos·cos of PE(pos)·PE(pos + k) is cos(ω_i k).
 
     The document's own step ("쌍별로 … = cos(a−b)"), at the check's tolerance split per pair: dot_scale
@@ -113,12 +108,10 @@ def every_position_offset_and_pair(s, positions, d):
     add up to the dot product's. PE(pos)·PE(pos − k) multiplies the same entries as PE(pos′)·PE(pos′ + k)
     at pos′ = pos − k, so the grid covers −k too (for pos ≥ k).
     """
-    count = len(positions)
-    sin, cos = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
-    k = s.offsets(REACH)
-    w = s.exact_frequencies(d)
-    expected = torch.cos(k[:, :, None] * w).to(s.wide)
-    share = s.miss(0, expected, sin[:, :count], ahead(sin, count, REACH), cos[:, :count], ahead(cos, count, REACH))
-    inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(d // 2, device=s.device)[:, None]}
-    lowest = s.allowed_product(1, 2.0, w, 2 * positions + 1)  # k = 1: the tolerance grows with k
-    s.compare(share, lambda: s.allowed_product(2, 2.0, w, 2 * positions + k[:, :, None]), inputs, lowest=lowest)
+    here, ahead = s.pe(), s.pe(ahead=True)
+    s.equal(
+        "pair i of PE(pos)·PE(pos + k) = cos(ω_i k)",
+        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
+        torch.cos(s.k * s.omega),
+        scale=2 + w * (2 * pos + k),
+    )

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.references import Reference, frequency_values
+from checks.helpers.backends import NumpyBackend
+from checks.implementations.references import Reference, frequency_values
 
 DOCUMENT, SECTION = "000_1100ff0056b332e7.txt", "입력 처리 전체 과정"
 PRINTED_PE = {0: (0.0, 1.0, 0.0), 1: (0.84, 0.54, 0.01), 2: (0.91, -0.42, 0.02)}

@@ -7,11 +7,11 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.document_code import numpy_encoding, torch_module_cases
-from checks.formulas import BASE, d_model, i, omega, pair, pos
-from checks.references import frequency_values
-from checks.strategies import d_models, positions
-from checks.tolerances import FLOAT32, FLOAT64, tolerance
+from checks.helpers.formulas import BASE, d_model, i, omega, pair, pos
+from checks.helpers.strategies import d_models, positions
+from checks.helpers.tolerances import FLOAT32, FLOAT64, tolerance
+from checks.implementations.document_code import numpy_encoding, torch_module_cases
+from checks.implementations.references import frequency_values
 
 claim = Claim(
     id="pe.formula",

@@ -6,9 +6,9 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.formulas import BASE, d_model, i, omega
-from checks.references import frequency_values
-from checks.strategies import d_models
+from checks.helpers.formulas import BASE, d_model, i, omega
+from checks.helpers.strategies import d_models
+from checks.implementations.references import frequency_values
 
 SECTION = "7. 시계가 여러 개인 이유"
 claim = Claim(
@@ -64,7 +64,7 @@ def _(p):
 @given(d=d_models(even=True, low=4, high=1024))
 def each_is_the_last_times_the_ratio(t, d):
     """ω_{i+1} in the dtype equals ω_i (as stored in the dtype) times 10000^(−2/d_model)."""
-    stored = t.xp.to_float64(t.impl.frequencies(d))
+    stored = t.xp.to_float64(t.ref.frequencies(d))
     t.close(stored[1:], stored[:-1] * 10000 ** (-2 / d), label="ω_{i+1}")
 
 

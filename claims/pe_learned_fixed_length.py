@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOAT64, Claim, Quote
-from checks.strategies import d_models
+from checks.helpers.strategies import d_models
 
 SECTION = "Sinusoidal vs 학습 가능한 위치 임베딩"
 QUOTED_LENGTHS = {"BERT": 512, "GPT-2": 1024}

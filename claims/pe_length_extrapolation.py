@@ -6,13 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOAT64, FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.document_code import torch_module_cases
-from checks.harness import current_trial
-from checks.precision import find_boundary, pe_value_errors
-from checks.references import Reference
-from checks.strategies import d_models, offsets
-from checks.tolerances import position_limit
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.current import current_run
+from checks.helpers.precision import find_boundary, pe_value_errors
+from checks.helpers.strategies import d_models, offsets
+from checks.helpers.tolerances import position_limit
+from checks.implementations.document_code import torch_module_cases
+from checks.implementations.references import Reference
 
 SECTION = "3. 길이 일반화 가능"
 TRAINED = 512
@@ -54,8 +54,8 @@ claim = Claim(
 @st.composite
 def untrained_positions(draw: st.DrawFn) -> int:
     """A position past the training length, up to the dtype's meaningful limit."""
-    trial = current_trial()
-    return draw(st.integers(TRAINED, position_limit(trial.dtype if trial else FLOAT64)))
+    run = current_run()
+    return draw(st.integers(TRAINED, position_limit(run.dtype if run else FLOAT64)))
 
 
 @claim.check(dtypes=(FLOAT64, FLOAT32))
@@ -64,7 +64,7 @@ def properties_past_training(t, pos, k, d):
     """Past 512 only float64 and float32 stay within their meaningful position limit (float16 128, bfloat16 8)."""
     rows = t.impl.sinusoidal([pos, pos + k], d)
     t.close(t.xp.sqrt(t.xp.sum(rows[0] * rows[0])), np.sqrt(d / 2), scale=pos, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
-    rotated = rows[0] @ t.impl.shift_matrix(k, d).T
+    rotated = rows[0] @ t.ref.shift_matrix(k, d).T
     t.close(rotated, rows[1], scale=pos + abs(k), bound=2.0, label="M_k PE(pos) = PE(pos+k)")
 
 

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
-from checks.document_code import lesson_script
-from checks.similarity import dot, dot_scale, first_increase, similarity_curve
+from checks.helpers.similarity import dot, dot_scale, first_increase, similarity_curve
+from checks.implementations.document_code import lesson_script
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 LESSON_D_MODEL, LESSON_MAX_LEN = 64, 50

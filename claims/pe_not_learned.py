@@ -1,7 +1,7 @@
 """The sinusoidal encoding is not a learned parameter: the document's class holds it as a buffer."""
 
 from checks import Claim, Quote
-from checks.document_code import DocumentCodeError, definitions, run_script
+from checks.implementations.document_code import DocumentCodeError, definitions, run_script
 
 TRAINING_DRIVER = """
 import json

@@ -8,10 +8,10 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.formulas import d_model, omega, pairs_sum, pos
-from checks.references import Reference
-from checks.strategies import d_models, positions, vectors
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import d_model, omega, pairs_sum, pos
+from checks.helpers.strategies import d_models, positions, vectors
+from checks.implementations.references import Reference
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(

@@ -8,11 +8,11 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.encodings import clockwise_turn
-from checks.references import Reference, frequency_values
-from checks.strategies import d_models, offsets, positions
-from checks.sweeps import ahead, extended
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.encodings import clockwise_turn
+from checks.helpers.formulas import k, pos
+from checks.helpers.strategies import d_models, offsets, positions
+from checks.implementations.references import Reference, frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(
@@ -128,23 +128,23 @@ def demo_four(r):
     )
 
 
-REACH = 8
-"""The sweep's offsets k = 1 … 8."""
-
-
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_position_offset_and_pair(s, positions, d):
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+def every_position_offset_and_pair(s):
     """Every pos × k = 1 … 8 × pair: the turn from the hand at pos to the one at pos + k is (cos ω_i k, sin ω_i k).
 
     x₀x₁ + y₀y₁ and x₁y₀ − y₁x₀ from the dtype's table, at the check's tolerance (scale pos + k).
     """
-    count = len(positions)
-    x, y = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
-    x0, y0, x1, y1 = x[:, :count], y[:, :count], ahead(x, count, REACH), ahead(y, count, REACH)
-    k = s.offsets(REACH)
-    turn = k[:, :, None] * s.exact_frequencies(d)
-    allowed = s.allowed((positions + k[:, :, None]).to(s.wide))
-    inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(d // 2, device=s.device)[:, None]}
-    cosine = s.miss(0, torch.cos(turn).to(s.wide), x0, x1, y0, y1)
-    s.compare(cosine, allowed, inputs)
-    s.compare(s.miss(0, torch.sin(turn).to(s.wide), x1, y0, x0, y1, minus=True), allowed, inputs)
+    here, ahead = s.pe(), s.pe(ahead=True)
+    turn = s.k * s.omega
+    s.equal(
+        "x₀x₁ + y₀y₁ = cos ω_i k",
+        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
+        torch.cos(turn),
+        scale=pos + k,
+    )
+    s.equal(
+        "x₁y₀ − y₁x₀ = sin ω_i k",
+        s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True),
+        torch.sin(turn),
+        scale=pos + k,
+    )

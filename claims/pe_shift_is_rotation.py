@@ -2,15 +2,13 @@
 
 import numpy as np
 import sympy as sp
-import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.formulas import k, omega, pair, pos, shift_block
-from checks.references import Reference
-from checks.strategies import d_models, offsets, positions
-from checks.sweeps import ahead, extended
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import k, omega, pair, pos, shift_block
+from checks.helpers.strategies import d_models, offsets, positions
+from checks.implementations.references import Reference
 
 claim = Claim(
     id="pe.shift-is-rotation",
@@ -75,26 +73,22 @@ def odd_d_model(r):
         )
 
 
-REACH = 8
-"""The sweep's offsets k = 1 … 8 (every table row ahead of a chunk is computed once)."""
-
-
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_position_offset_and_pair(s, positions, d):
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+def every_position_offset_and_pair(s):
     """Every pos below the grid's limit × k = 1 … 8 × every pair, at the check's tolerance (scale pos + k).
 
-    The table is laid out (pair, position), so PE(pos + k) for every k is a strided view of it;
-    each component of PE(pos + k) − M_k PE(pos) is one two-term combination (s.miss).
+    Each component of M_k PE(pos) against PE(pos + k), with M_k's entries cos, sin(k ω_i) formed in the dtype.
     """
-    count, pairs = len(positions), d // 2
-    sin, cos = (s.widened(table) for table in s.sinusoid(extended(positions, REACH), d))
-    k = s.offsets(REACH)
-    turn = (k.to(s.low) * s.frequencies(d))[:, :, None]
-    shift_cos, shift_sin = s.widened(torch.cos(turn)), s.widened(torch.sin(turn))
-    here_sin, here_cos = sin[:, :count], cos[:, :count]
-    inputs = {"pos": positions, "k": k[:, :, None], "pair": torch.arange(pairs, device=s.device)[:, None]}
-    allowed = s.allowed((positions + k[:, :, None]).to(s.wide))
-    first = s.miss(0, ahead(sin, count, REACH), shift_cos, here_sin, shift_sin, here_cos)
-    s.compare(first, allowed, inputs)
-    second = s.miss(0, ahead(cos, count, REACH), shift_cos, here_cos, -shift_sin, here_sin)
-    s.compare(second, allowed, inputs)
+    here, ahead, turn = s.pe(), s.pe(ahead=True), s.sinusoid(s.k)
+    s.equal(
+        "sin ω(pos + k) = cos ωk · sin ω pos + sin ωk · cos ω pos",
+        s.products(turn.cos, here.sin, turn.sin, here.cos),
+        ahead.sin,
+        scale=pos + k,
+    )
+    s.equal(
+        "cos ω(pos + k) = cos ωk · cos ω pos − sin ωk · sin ω pos",
+        s.products(turn.cos, here.cos, turn.sin, here.sin, minus=True),
+        ahead.cos,
+        scale=pos + k,
+    )

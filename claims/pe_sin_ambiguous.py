@@ -7,8 +7,8 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.strategies import frequencies, positions
-from checks.tolerances import angle_scale
+from checks.helpers.strategies import frequencies, positions
+from checks.helpers.tolerances import angle_scale
 
 SECTION = "3. sin 하나로는 부족하다"
 claim = Claim(

@@ -5,11 +5,11 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote, decide
-from checks.backends import NumpyBackend
-from checks.formulas import k, omega, pairs_sum, pos
-from checks.references import Reference, frequency_values
-from checks.similarity import dot, dot_scale, sin_only
-from checks.strategies import d_models, offsets, positions
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import k, omega, pairs_sum, pos
+from checks.helpers.similarity import dot, dot_scale, sin_only
+from checks.helpers.strategies import d_models, offsets, positions
+from checks.implementations.references import Reference, frequency_values
 
 SECTION = "§6 크기는 일정하고, 내적은 거리만 본다"
 DEMO_D_MODEL = 16
@@ -70,7 +70,7 @@ def _(p):
 @claim.check(dtypes=FLOATS)
 @given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
 def sin_only_norm_and_dot(t, pos, k, d):
-    rows = sin_only(t.impl, [0, pos, pos + k], d)
+    rows = sin_only(t.ref, [0, pos, pos + k], d)
     angles, shifted = pos * frequency_values(d), (pos + k) * frequency_values(d)
     t.close(rows[0], np.zeros(d // 2), label="PE_sin(0)")
     t.close(

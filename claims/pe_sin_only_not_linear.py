@@ -7,9 +7,9 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.references import frequency_values
-from checks.strategies import frequencies, offsets, positions
-from checks.tolerances import angle_scale
+from checks.helpers.strategies import frequencies, offsets, positions
+from checks.helpers.tolerances import angle_scale
+from checks.implementations.references import frequency_values
 
 SECTION = "§5 k칸 이동 = 회전 행렬"
 DEMO_K = 3

@@ -7,9 +7,9 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, LOW_PRECISION, Claim, Quote
-from checks.encodings import table_in, table_rounded
-from checks.references import frequency_values
-from checks.strategies import d_models, positions
+from checks.helpers.encodings import table_in, table_rounded
+from checks.helpers.strategies import d_models, positions
+from checks.implementations.references import frequency_values
 
 claim = Claim(
     id="pe.unique-positions",

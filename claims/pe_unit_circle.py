@@ -8,11 +8,10 @@ import torch
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.encodings import clockwise_turn, table_in
-from checks.formulas import pair
-from checks.references import frequency_values
-from checks.strategies import d_models, positions
-from checks.sweeps import ahead, extended
+from checks.helpers.encodings import clockwise_turn, table_in
+from checks.helpers.formulas import pair, pos
+from checks.helpers.strategies import d_models, positions
+from checks.implementations.references import frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(
@@ -89,19 +88,23 @@ def clock_face(r):
     r.measure("max |x² + y² − 1| over positions < 1024, d_model = 64, computed in each dtype", spread)
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
-def every_position_and_pair(s, positions, d):
+@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=1)
+def every_position_and_pair(s):
     """Every pos × pair: x² + y² = 1, and the step to pos + 1 turns the hand by ω_i (cos and sin of the turn).
 
     The check's tolerances: scale 1 for the radius, pos + 1 for the turn.
     """
-    count = len(positions)
-    x, y = (s.widened(table) for table in s.sinusoid(extended(positions, 1), d))
-    x0, y0, x1, y1 = x[:, :count], y[:, :count], ahead(x, count, 1)[0], ahead(y, count, 1)[0]
-    w = s.exact_frequencies(d)
-    inputs = {"pos": positions, "pair": torch.arange(d // 2, device=s.device)[:, None]}
-    radius = s.miss(0, 1.0, x0, x0, y0, y0, rounded=False)  # the check squares the values in float64
-    s.compare(radius, s.allowed(1.0), inputs)
-    step = s.allowed((positions + 1).to(s.wide))
-    s.compare(s.miss(0, torch.cos(w).to(s.wide), x0, x1, y0, y1), step, inputs)
-    s.compare(s.miss(0, torch.sin(w).to(s.wide), x1, y0, x0, y1, minus=True), step, inputs)
+    here, ahead = s.pe(), s.pe(ahead=True)
+    s.equal("x² + y² = 1", s.products(here.sin, here.sin, here.cos, here.cos, rounded=False), 1.0, scale=1.0)
+    s.equal(
+        "x₀x₁ + y₀y₁ = cos ω_i",
+        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
+        torch.cos(s.omega),
+        scale=pos + 1,
+    )
+    s.equal(
+        "x₁y₀ − x₀y₁ = sin ω_i",
+        s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True),
+        torch.sin(s.omega),
+        scale=pos + 1,
+    )

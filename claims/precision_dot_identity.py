@@ -1,7 +1,7 @@
 """PE(pos) · PE(pos + k) = Σ cos(ω_i k) holds in low precision only up to a position per dtype and angle formation."""
 
 from checks import Claim, Quote
-from checks.precision import dot_identity_errors, record_envelopes
+from checks.helpers.precision import dot_identity_errors, record_envelopes
 
 D_MODEL, K = 64, 3
 claim = Claim(

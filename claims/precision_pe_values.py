@@ -1,7 +1,7 @@
 """PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
 
 from checks import Claim, Quote
-from checks.precision import pe_value_errors, record_envelopes
+from checks.helpers.precision import pe_value_errors, record_envelopes
 
 D_MODEL = 64
 claim = Claim(

@@ -3,7 +3,7 @@
 import torch
 
 from checks import Claim, Quote
-from checks.precision import record_envelopes, rope_score_errors, rope_vectors
+from checks.helpers.precision import record_envelopes, rope_score_errors, rope_vectors
 
 D_MODEL, DISTANCE = 64, 3
 claim = Claim(

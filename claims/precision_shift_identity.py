@@ -1,7 +1,7 @@
 """PE(pos + k) = M_k · PE(pos) holds in low precision only up to a position per dtype and angle formation."""
 
 from checks import Claim, Quote
-from checks.precision import record_envelopes, shift_identity_errors
+from checks.helpers.precision import record_envelopes, shift_identity_errors
 
 D_MODEL, K = 64, 3
 claim = Claim(

@@ -8,9 +8,8 @@ from hypothesis.errors import NoSuchExample
 from hypothesis.extra.numpy import arrays
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.references import Reference
-from checks.rope import (
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.rope import (
     DEMO_KEY,
     DEMO_M,
     DEMO_N,
@@ -19,7 +18,8 @@ from checks.rope import (
     common_shifts,
     rope_scores,
 )
-from checks.strategies import UNIT
+from checks.helpers.strategies import UNIT
+from checks.implementations.references import Reference
 
 claim = Claim(
     id="rope.additive-pe-not-relative",

@@ -1,10 +1,9 @@
 """Each RoPE implementation's own bfloat16/float16 path keeps the relative score only up to a position."""
 
 from checks import Claim, Quote
-from checks.implementations import offering
+from checks.helpers.precision import find_boundary, rope_score_errors, rope_vectors
 from checks.implementations.base import backend_name, is_reference, missing
-from checks.precision import find_boundary, rope_score_errors, rope_vectors
-from checks.rope_probing import adapter_score_errors
+from checks.implementations.probing import adapter_score_errors
 
 D_MODEL, DISTANCE = 64, 3
 DTYPES = ("bfloat16", "float16")
@@ -43,7 +42,7 @@ def boundaries(r):
             f"reference, {mode} angles": (rope_score_errors(dtype, mode, D_MODEL, DISTANCE), REACH)
             for mode in ("float32", "low")
         }
-        for adapter in offering("rope"):
+        for adapter in r.implementations("rope"):
             if missing(adapter) or is_reference(adapter) or backend_name(adapter) != "torch":
                 continue
             errors = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)

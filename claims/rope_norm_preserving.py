@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
-from checks.formulas import i, omega, pairs_sum, rotation
-from checks.rope import query_key_pairs, rope_rows
+from checks.helpers.formulas import i, omega, pairs_sum, rotation
+from checks.helpers.rope import query_key_pairs, rope_rows
 
 claim = Claim(
     id="rope.norm-preserving",

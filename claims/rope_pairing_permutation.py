@@ -5,11 +5,11 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.formulas import omega, rotation
-from checks.implementations import HALF_SPLIT, INTERLEAVED, offering, to_interleaved
+from checks.helpers.formulas import omega, rotation
+from checks.helpers.strategies import positions, vectors
 from checks.implementations.base import is_reference, missing
-from checks.rope_probing import probe_permutation
-from checks.strategies import positions, vectors
+from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED, to_interleaved
+from checks.implementations.probing import probe_permutation
 
 claim = Claim(
     id="rope.pairing-permutation",
@@ -57,7 +57,7 @@ def _(p):
 def permutations_found(r):
     """Probe every installed RoPE implementation for its pairs; compare with its declared pairing."""
     found = {}
-    for adapter in offering("rope"):
+    for adapter in r.implementations("rope"):
         if missing(adapter):
             found[adapter.name] = missing(adapter)
             continue

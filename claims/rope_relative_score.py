@@ -5,10 +5,9 @@ import sympy as sp
 from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
-from checks.backends import NumpyBackend
-from checks.formulas import i, omega, pairs_sum, rotation
-from checks.references import Reference, frequency_values
-from checks.rope import (
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import i, omega, pairs_sum, rotation
+from checks.helpers.rope import (
     DEMO_KEY,
     DEMO_M,
     DEMO_N,
@@ -19,7 +18,8 @@ from checks.rope import (
     rope_scores,
     score_scale,
 )
-from checks.strategies import positions
+from checks.helpers.strategies import positions
+from checks.implementations.references import Reference, frequency_values
 
 claim = Claim(
     id="rope.relative-score",

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from checks.results_file import ResultsError
+from checks.engine.launcher import pytest_command, run_pytest
+from checks.results.files import ROOT, ResultsError
 from reports.build import OUTPUT, build_site
 
-ROOT = Path(__file__).resolve().parent.parent
 EVIDENCE = ROOT / "reports" / "evidence"
 """Results files measured elsewhere (a GPU machine), committed and merged into every report by default."""
 
@@ -81,21 +80,9 @@ def run_claims(out: Path, extra: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     fresh = out / ".results-run.json"
     fresh.unlink(missing_ok=True)
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(ROOT / "claims"),
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--results",
-        str(fresh),
-        f"--junitxml={out / 'junit.xml'}",
-        *extra,
-    ]
+    command = pytest_command([ROOT / "claims"], results=fresh, junit=out / "junit.xml", extra=extra)
     print("running:", " ".join(command), flush=True)
-    code = subprocess.run(command, cwd=ROOT, check=False).returncode
+    code = run_pytest(command).returncode
     if code not in (0, 1) or not fresh.is_file():
         fresh.unlink(missing_ok=True)
         print(f"pytest exited with status {code}; the previous results and report are kept", file=sys.stderr)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from checks.results_file import ResultsError
+from checks.results import DEFAULT_RESULTS, MutationResults, read_mutation_results
 from reports import formatting, views
-from reports.model import Site, document_slug, implementation_matrix, load, malformed
+from reports.model import Site, document_slug, implementation_matrix, load
 
-OUTPUT = Path(__file__).resolve().parent / "html"
+OUTPUT = DEFAULT_RESULTS.parent
+"""reports/html: the report, beside the results file a run writes by default."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
@@ -33,6 +33,7 @@ def environment() -> Environment:
         compact=formatting.compact,
         dtype=formatting.dtype,
         docslug=document_slug,
+        **views.FILTERS,
     )
     env.globals["csp"] = CSP
     return env
@@ -52,10 +53,8 @@ def build_site(sources: list[Path], out: Path) -> Path:
     }
     pages: dict[Path, str] = {}
     for claim in site.claims:
-        with malformed(claim.id, sorted({source.path for source, _ in claim.observed})):
-            context = views.claim_page(claim, site, by_name)
-            page = _render(env, "claim.html.j2", root="../", **common, **context)
-        pages[Path("claims") / f"{claim.slug}.html"] = page
+        context = views.claim_page(claim, site, by_name)
+        pages[Path("claims") / f"{claim.slug}.html"] = _render(env, "claim.html.j2", root="../", **common, **context)
     coverage = {}
     for info in infos:
         context = views.document_page(info, site)
@@ -74,17 +73,9 @@ def build_site(sources: list[Path], out: Path) -> Path:
     return out / "index.html"
 
 
-def _mutants(path: Path) -> dict[str, object] | None:
-    """The mutation run's results (python -m checks.mutation), when the folder has them."""
-    if not path.is_file():
-        return None
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise ResultsError(f"{path}: corrupt mutation results ({error})") from None
-    if not isinstance(document, dict) or not isinstance(document.get("mutants"), list):
-        raise ResultsError(f"{path}: mutation results lack 'mutants'")
-    return document
+def _mutants(path: Path) -> MutationResults | None:
+    """The mutation run's results (python -m checks.engine.mutation), when the folder has them."""
+    return read_mutation_results(path) if path.is_file() else None
 
 
 def _render(env: Environment, template: str, **context: object) -> str:

@@ -1,4 +1,4 @@
-"""Figures from probes[].figures drawn as small inline SVG (no plotting library, no XML prolog).
+"""Figures (checks.results.Figure) drawn as small inline SVG (no plotting library, no XML prolog).
 
 Text and axes use ``currentColor`` so a figure follows the page's light or dark scheme;
 series take their colour from classes s0…s7 (Okabe–Ito, lighter in the dark scheme; see
@@ -16,6 +16,9 @@ from html import escape
 from typing import Any
 
 from markupsafe import Markup
+
+from checks.results import Figure
+from checks.results.records import Series
 
 SERIES_CLASSES = 8
 LEVELS = 48
@@ -59,17 +62,17 @@ class Axis:
         return [(first + i * step, _number(first + i * step, step)) for i in range(count)]
 
 
-def render(figure: dict[str, Any]) -> Markup:
+def render(figure: Figure) -> Markup:
     """The figure as an <svg> element; FigureError if its data cannot be drawn."""
-    kind = figure.get("kind")
-    draw: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    kind = figure.kind
+    draw: dict[str, Callable[[Figure], list[str]]] = {
         "lines": _lines,
         "scatter": _lines,
         "heatmap": _heatmap,
     }
     if kind not in draw:
         raise FigureError(f"unknown figure kind {kind!r}")
-    alt = str(figure.get("alt") or figure.get("title") or figure.get("name") or "figure")
+    alt = figure.alt or figure.title or figure.name or "figure"
     body = draw[kind](figure)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -79,17 +82,17 @@ def render(figure: dict[str, Any]) -> Markup:
     return Markup(head + "".join(body) + "</svg>")
 
 
-def _lines(figure: dict[str, Any]) -> list[str]:
-    series = figure.get("series") or {}
-    if not isinstance(series, dict) or not series:
+def _lines(figure: Figure) -> list[str]:
+    series = figure.series
+    if not series:
         raise FigureError("a lines or scatter figure needs series")
-    log_x, log_y = bool(figure.get("log_x")), bool(figure.get("log_y"))
+    log_x, log_y = figure.log_x, figure.log_y
     points = {
         str(label): [(a, b) for a, b in _points(data) if (a > 0 or not log_x) and (b > 0 or not log_y)]
         for label, data in series.items()
     }
     points = {label: ps for label, ps in points.items() if ps}  # a log axis leaves out zeros
-    marks = {str(k): v for k, v in (figure.get("marks") or {}).items() if _finite(v) and (v > 0 or not log_x)}
+    marks = {k: v for k, v in figure.marks.items() if _finite(v) and (v > 0 or not log_x)}
     xs = [x for ps in points.values() for x, _ in ps] + [float(v) for v in marks.values()]
     ys = [y for ps in points.values() for _, y in ps]
     if not xs or not ys:
@@ -98,9 +101,9 @@ def _lines(figure: dict[str, Any]) -> list[str]:
     top = TOP + 18 * legend_rows
     x = _axis(xs, LEFT, WIDTH - RIGHT, log_x)
     y = _axis(ys, HEIGHT - BOTTOM, top, log_y)
-    out = _frame(x, y, str(figure.get("x_label") or ""), str(figure.get("y_label") or ""), top)
+    out = _frame(x, y, figure.x_label, figure.y_label, top)
     out += _legend(list(points))
-    scatter = figure.get("kind") == "scatter"
+    scatter = figure.kind == "scatter"
     for n, (label, ps) in enumerate(points.items()):
         css = f"s{n % SERIES_CLASSES}"
         if scatter:
@@ -124,9 +127,8 @@ def _lines(figure: dict[str, Any]) -> list[str]:
     return out
 
 
-def _heatmap(figure: dict[str, Any]) -> list[str]:
-    matrix = figure.get("matrix") or []
-    rows = [[_float(v) for v in row] for row in matrix if isinstance(row, list)]
+def _heatmap(figure: Figure) -> list[str]:
+    rows = [[_float(v) for v in row] for row in figure.matrix]
     columns = max((len(r) for r in rows), default=0)
     values = [v for row in rows for v in row if v is not None]
     if not rows or not columns or not values:
@@ -142,7 +144,7 @@ def _heatmap(figure: dict[str, Any]) -> list[str]:
     cell_w, cell_h = (right - LEFT) / columns, (HEIGHT - BOTTOM - TOP) / len(rows)
     x = Axis(-0.5, columns - 0.5, LEFT, right, False)  # integer i lands on the centre of cell i
     y = Axis(-0.5, len(rows) - 0.5, TOP, HEIGHT - BOTTOM, False)
-    out = _frame(x, y, str(figure.get("x_label") or ""), str(figure.get("y_label") or ""), TOP, grid=False)
+    out = _frame(x, y, figure.x_label, figure.y_label, TOP, grid=False)
     out.insert(0, _cells(rows, stops, low, high, cell_w, cell_h))
     out += _colour_bar(stops, low, high, right + 24)
     return out
@@ -272,10 +274,8 @@ def _axis(values: list[float], start: float, end: float, requested_log: bool = F
     return Axis(low - pad, high + pad, start, end, False)
 
 
-def _points(data: Any) -> list[tuple[float, float]]:
-    if not isinstance(data, dict):
-        raise FigureError("each series needs {'x': [...], 'y': [...]}")
-    xs, ys = data.get("x") or [], data.get("y") or []
+def _points(data: Series) -> list[tuple[float, float]]:
+    xs, ys = data.x, data.y
     if not xs:
         xs = list(range(len(ys)))
     pairs = [(_float(a), _float(b)) for a, b in zip(xs, ys, strict=False)]

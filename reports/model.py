@@ -1,23 +1,24 @@
-"""Results files merged into what the pages show: one view per claim, runs from every machine."""
+"""Results files merged into what the pages show: one view per claim, evidence from every machine.
+
+Everything here reads the typed records of checks.results: attributes, never keys.
+"""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from checks.results_file import ResultsError, read_results
-from checks.verdicts import Verdict
+from checks.evidence import Evidence, kinds
+from checks.evidence.proof import ProofRecord
+from checks.helpers.devices import DEVICES
+from checks.helpers.tolerances import FLOATS
+from checks.results import ClaimRecord, Environment, EvidenceRecord, Finding, Run, read_results
+from checks.verdicts import Verdict, most_severe
 
-DEVICES = ("cpu", "cuda")
-DTYPES = ("float64", "float32", "bfloat16", "float16")
-SEVERITY = ("broken", "refuted", "qualified", "holds", "proved", "out-of-scope")
-"""When machines disagree, the merged verdict is the first of these that any of them observed."""
 RUN_SEVERITY = ("error", "failed", "passed", "skipped")
+"""A badge shows the most severe status of its runs (statuses of runs, not verdicts)."""
 
 
 @dataclass(frozen=True)
@@ -26,53 +27,28 @@ class Source:
 
     index: int
     path: Path
-    environment: dict[str, Any]
+    environment: Environment
 
     @property
     def machine(self) -> str:
-        gpus = self.environment.get("gpus") or []
-        device = ", ".join(map(str, gpus)) if gpus else str(self.environment.get("cpu") or "unknown CPU")
-        return f"#{self.index + 1} {device}"
+        gpus = self.environment.gpus
+        return f"#{self.index + 1} {', '.join(gpus) if gpus else self.environment.cpu or 'unknown CPU'}"
 
     @property
     def seed(self) -> str:
-        return str(self.environment.get("hypothesis_seed") or "")
+        return self.environment.hypothesis_seed
 
     @property
     def profile(self) -> str:
-        return str(self.environment.get("hypothesis_profile") or "dev")
+        return self.environment.hypothesis_profile or "dev"
 
 
 @dataclass(frozen=True)
-class Run:
-    """One numeric run (a Hypothesis check or a dense sweep) and the machine it ran on."""
+class Shown:
+    """A piece of evidence and the results file (machine) it came from."""
 
     source: Source
-    kind: str
-    name: str
-    implementation: str
-    device: str
-    dtype: str
-    status: str
-    examples: int
-    max_error: float | None
-    tolerance: float | None
-    worst_input: dict[str, str]
-    message: str
-    seconds: float
-    detail: str = ""
-    reference: bool = True
-    """Run on the project's own implementation (decides the verdict); others fill the implementation matrix."""
-
-    @property
-    def ratio(self) -> float | None:
-        if self.max_error is None or not self.tolerance:
-            return None
-        return self.max_error / self.tolerance
-
-    @property
-    def ran(self) -> bool:
-        return self.status != "skipped"
+    record: EvidenceRecord
 
 
 @dataclass(frozen=True)
@@ -92,55 +68,80 @@ class Badge:
 
 @dataclass
 class ClaimView:
-    id: str
+    record: ClaimRecord
+    """The claim as the first results file that has it recorded it (quotes, statement, expected)."""
     slug: str
-    record: dict[str, Any]
-    verdict: str
-    observed: list[tuple[Source, str]]
-    runs: list[Run]
+    verdict: Verdict
+    observed: list[tuple[Source, ClaimRecord]]
     badges: list[Badge] = field(default_factory=list)
-    seconds: list[tuple[Source, float]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
 
     @property
     def title(self) -> str:
-        return str(self.record.get("title", ""))
+        return self.record.title
 
     @property
-    def expected(self) -> str:
-        return str(self.record.get("expected", ""))
+    def expected(self) -> Verdict:
+        return self.record.expected
 
     @property
     def differs(self) -> bool:
         return self.verdict != self.expected
 
     @property
+    def shown(self) -> list[Shown]:
+        return [Shown(source, evidence) for source, record in self.observed for evidence in record.evidence]
+
+    @property
+    def runs(self) -> list[tuple[Source, Run]]:
+        return [(s.source, s.record) for s in self.shown if isinstance(s.record, Run)]
+
+    @property
+    def evidence(self) -> list[tuple[type[Evidence], list[Shown]]]:
+        """Each kind of evidence the claim has, in the kinds' order, with its records from every machine."""
+        shown = self.shown
+        grouped = [(kind, [s for s in shown if isinstance(s.record, kind.record_type)]) for kind in kinds()]
+        return [(kind, found) for kind, found in grouped if found]
+
+    @property
+    def findings(self) -> list[tuple[Source, Finding]]:
+        """Every machine's findings, each text once."""
+        seen: dict[tuple[str, str], tuple[Source, Finding]] = {}
+        for source, record in self.observed:
+            for finding in record.findings:
+                seen.setdefault((finding.kind, finding.text), (source, finding))
+        return list(seen.values())
+
+    @property
     def symbolic_status(self) -> str:
-        symbolic = self.record.get("symbolic")
-        return str(symbolic.get("status", "")) if symbolic else "—"
+        statuses = [s.record.status for s in self.shown if isinstance(s.record, ProofRecord)]
+        return statuses[0] if statuses else "—"
 
     @property
-    def examples(self) -> int:
-        """Hypothesis examples tried, over every run of every machine."""
-        return sum(r.examples for r in self.runs if r.ran and r.kind == "check")
+    def counts(self) -> list[tuple[str, int]]:
+        """How much numeric evidence ran, by what it counts (examples, grid cases), over every machine."""
+        totals: Counter[str] = Counter()
+        for _, run in self.runs:
+            if run.ran:
+                totals[run.unit] += run.count
+        return sorted(totals.items(), key=lambda item: item[0] != "examples")
 
     @property
-    def grid_cases(self) -> int:
-        """Cases checked by dense sweeps, over every machine."""
-        return sum(r.examples for r in self.runs if r.ran and r.kind == "sweep")
-
-    @property
-    def worst(self) -> Run | None:
-        measured = [r for r in self.runs if r.ran and r.ratio is not None]
-        return max(measured, key=lambda r: r.ratio or 0.0, default=None)
+    def worst(self) -> tuple[Source, Run] | None:
+        measured = [(source, run) for source, run in self.runs if run.ran and run.ratio is not None]
+        return max(measured, key=lambda pair: pair[1].ratio or 0.0, default=None)
 
     @property
     def time(self) -> float | None:
         """The longest wall time any machine took for this claim."""
-        return max((t for _, t in self.seconds), default=None)
+        return max((record.seconds for _, record in self.observed), default=None)
 
     @property
     def documents(self) -> list[str]:
-        return sorted({str(s.get("document", "")) for s in self.record.get("sources", [])})
+        return sorted({quote.document for quote in self.record.sources})
 
 
 @dataclass
@@ -153,9 +154,7 @@ class Site:
     @property
     def counts(self) -> list[tuple[str, int]]:
         found = Counter(c.verdict for c in self.claims)
-        return [(str(v), found.get(str(v), 0)) for v in Verdict] + [
-            (v, n) for v, n in sorted(found.items()) if v not in set(Verdict)
-        ]
+        return [(str(v), found.get(v, 0)) for v in Verdict]
 
     def claim(self, claim_id: str) -> ClaimView | None:
         return next((c for c in self.claims if c.id == claim_id), None)
@@ -166,41 +165,25 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "_"
 
 
-@contextmanager
-def malformed(claim_id: str, paths: list[Path]) -> Iterator[None]:
-    """Turn a record of the wrong shape into a ResultsError that names the claim and the files."""
-    try:
-        yield
-    except (AttributeError, KeyError, TypeError, ValueError) as error:
-        files = ", ".join(map(str, paths))
-        raise ResultsError(f"{files}: claim {claim_id!r} is malformed ({type(error).__name__}: {error})") from None
-
-
 def document_slug(name: str) -> str:
     return slug(name.removesuffix(".txt"))
 
 
 def load(paths: list[Path]) -> Site:
     """Read every results file (ResultsError on the first bad one) and merge claims by id."""
-    documents = [read_results(path) for path in paths]
+    results = [read_results(path) for path in paths]
     sources = [
-        Source(i, path, document["environment"])
-        for i, (path, document) in enumerate(zip(paths, documents, strict=True))
+        Source(i, path, document.environment) for i, (path, document) in enumerate(zip(paths, results, strict=True))
     ]
-    records: dict[str, list[tuple[Source, dict[str, Any]]]] = {}
-    for source, document in zip(sources, documents, strict=True):
-        for index, record in enumerate(document["claims"]):
-            if not isinstance(record, dict) or not record.get("id"):
-                raise ResultsError(f"{source.path}: claim record {index} has no id")
-            records.setdefault(str(record["id"]), []).append((source, record))
-    claims = []
-    for claim_id, found in sorted(records.items()):
-        with malformed(claim_id, [source.path for source, _ in found]):
-            claims.append(_merge(claim_id, found))
-    devices = _ordered(DEVICES, {r.device for c in claims for r in c.runs})
-    dtypes = _ordered(DTYPES, {r.dtype for c in claims for r in c.runs})
+    records: dict[str, list[tuple[Source, ClaimRecord]]] = {}
+    for source, document in zip(sources, results, strict=True):
+        for record in document.claims:
+            records.setdefault(record.id, []).append((source, record))
+    claims = [_merge(found) for _, found in sorted(records.items())]
+    devices = _ordered(DEVICES, {run.device for c in claims for _, run in c.runs})
+    dtypes = _ordered(FLOATS, {run.dtype for c in claims for _, run in c.runs})
     for claim in claims:
-        own = [run for run in claim.runs if run.reference]
+        own = [run for _, run in claim.runs if run.reference]
         claim.badges = [_badge(own, device, dtype) for device in devices for dtype in dtypes]
     return Site(sources, claims, devices, dtypes)
 
@@ -209,96 +192,11 @@ def _ordered(known: tuple[str, ...], seen: set[str]) -> list[str]:
     return list(known) + sorted(seen - set(known))
 
 
-LISTS_OF_RECORDS = ("sources", "numeric", "sweeps", "probes", "findings")
-
-
-def _check_shape(record: dict[str, Any]) -> None:
-    """TypeError unless the nested fields the pages walk are lists of objects (missing ones are fine)."""
-    nested = [(key, record.get(key)) for key in LISTS_OF_RECORDS]
-    symbolic = record.get("symbolic")
-    if symbolic is not None:
-        if not isinstance(symbolic, dict):
-            raise TypeError("'symbolic' is not an object")
-        nested += [(f"symbolic.{key}", symbolic.get(key)) for key in ("steps", "decisions", "facts")]
-    for name, value in nested:
-        if value is not None and not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
-            raise TypeError(f"{name!r} is not a list of objects")
-
-
-def _merge(claim_id: str, found: list[tuple[Source, dict[str, Any]]]) -> ClaimView:
-    for _, record in found:
-        _check_shape(record)
-    observed = [(source, str(record.get("observed", "broken"))) for source, record in found]
-    verdicts = {v for _, v in observed}
-    verdict = next((v for v in SEVERITY if v in verdicts), sorted(verdicts)[0])
-    runs = [run for source, record in found for run in _runs(source, record)]
-    return ClaimView(
-        id=claim_id,
-        slug=slug(claim_id),
-        record=found[0][1],
-        verdict=verdict,
-        observed=observed,
-        runs=runs,
-        seconds=[(source, _number(record.get("seconds")) or 0.0) for source, record in found],
-    )
-
-
-def _runs(source: Source, record: dict[str, Any]) -> list[Run]:
-    runs = []
-    for run in record.get("numeric") or []:
-        runs.append(
-            Run(
-                source=source,
-                kind="check",
-                name=str(run.get("check", "")),
-                implementation=str(run.get("implementation", "")),
-                device=str(run.get("device", "")),
-                dtype=str(run.get("dtype", "")),
-                status=str(run.get("status", "")),
-                examples=int(_number(run.get("examples")) or 0),
-                max_error=_number(run.get("max_error")),
-                tolerance=_number(run.get("tolerance")),
-                worst_input=_inputs(run.get("worst_input") or run.get("counterexample") or {}),
-                message=str(run.get("message") or ""),
-                seconds=_number(run.get("seconds")) or 0.0,
-                reference=bool(run.get("reference", True)),
-            )
-        )
-    for sweep in record.get("sweeps") or []:
-        runs.append(
-            Run(
-                source=source,
-                kind="sweep",
-                name=str(sweep.get("sweep", "")),
-                implementation="reference-torch",
-                device=str(sweep.get("device", "")),
-                dtype=str(sweep.get("dtype", "")),
-                status=str(sweep.get("status", "")),
-                examples=int(_number(sweep.get("cases")) or 0),
-                max_error=_number(sweep.get("max_error")),
-                tolerance=_number(sweep.get("tolerance")),
-                worst_input=_inputs(sweep.get("worst_input") or {}),
-                message=str(sweep.get("message") or ""),
-                seconds=_number(sweep.get("seconds")) or 0.0,
-                detail=f"d_model={sweep.get('d_model')}, {sweep.get('positions')} positions, "
-                f"{_number(sweep.get('cases_per_second')) or 0:.3g} cases/s",
-            )
-        )
-    return runs
-
-
-def _inputs(values: Any) -> dict[str, str]:
-    """Named inputs as text."""
-    if not isinstance(values, dict):
-        return {"input": str(values)}
-    return {str(k): str(v) for k, v in values.items()}
-
-
-def _number(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
+def _merge(found: list[tuple[Source, ClaimRecord]]) -> ClaimView:
+    """Machines that disagree show the most severe verdict any of them observed (checks.verdicts.SEVERITY)."""
+    first = found[0][1]
+    verdict = most_severe({record.observed for _, record in found})
+    return ClaimView(record=first, slug=slug(first.id), verdict=verdict, observed=found)
 
 
 def _badge(runs: list[Run], device: str, dtype: str) -> Badge:
@@ -306,8 +204,8 @@ def _badge(runs: list[Run], device: str, dtype: str) -> Badge:
     if not here:
         return Badge(device, dtype, "none", f"no check of this claim asks for {device} {dtype}")
     lines = [
-        f"{r.name} {r.implementation}"
-        + (f" {r.detail.split(',')[0]}" if r.detail else "")
+        f"{r.name} {r.implementation or r.kind}"
+        + (f" {r.detail}" if r.detail else "")
         + f": {r.status}"
         + (f" ({r.message})" if r.status == "skipped" and r.message else "")
         for r in here
@@ -328,17 +226,17 @@ class Cell:
 
 
 def implementation_matrix(site: Site) -> tuple[list[str], list[tuple[ClaimView, dict[str, Cell]]]]:
-    """Implementations (references first) and, per claim whose checks concern an implementation, a cell each."""
+    """Implementations (references first) and, per claim whose runs concern an implementation, a cell each."""
     names: list[str] = []
     rows = []
     for claim in site.claims:
-        checks = [run for run in claim.runs if run.kind == "check"]
-        if all(run.reference for run in checks):
+        runs = [run for _, run in claim.runs if run.implementation is not None]
+        if all(run.reference for run in runs):
             continue
         cells = {}
-        for name in dict.fromkeys(run.implementation for run in checks):
+        for name in dict.fromkeys(run.implementation or "" for run in runs):
             names += [name] if name not in names else []
-            cells[name] = _cell([run for run in checks if run.implementation == name])
+            cells[name] = _cell([run for run in runs if run.implementation == name])
         rows.append((claim, cells))
     names.sort(key=lambda name: (not name.startswith("reference-"), name))
     return names, rows
@@ -352,6 +250,9 @@ def _cell(runs: list[Run]) -> Cell:
         bad = [run for run in ran if run.status == status]
         if bad:
             where = ", ".join(sorted({f"{run.device} {run.dtype}" for run in bad}))
-            example = ", ".join(f"{k}={v}" for k, v in bad[0].worst_input.items())
+            example = ", ".join(f"{k}={v}" for k, v in bad[0].failing_input.items())
             return Cell(label, f"{bad[0].name} ({where}): {bad[0].message}", example)
-    return Cell("pass", f"{len(ran)} runs, {sum(run.examples for run in ran)} examples")
+    return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}")
+
+
+__all__ = ["Badge", "Cell", "ClaimView", "Shown", "Site", "Source", "implementation_matrix", "load"]

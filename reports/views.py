@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from checks.sources import SOURCES_DIR
+from checks.helpers.tolerances import FLOATS
+from checks.results import Figure, Run
+from checks.sources import SOURCES_DIR, Quote
 from reports import documents, figures, mathml
-from reports.model import DTYPES, ClaimView, Run, Site, Source, document_slug
+from reports.model import ClaimView, Shown, Site, Source, document_slug
 
 
 @dataclass(frozen=True)
@@ -25,20 +27,11 @@ class DocumentInfo:
         return self.name.split("_", 1)[0]
 
 
-@dataclass
-class Step:
-    label: str
-    text: str
-    math: Markup | None
-    problem: str = ""
-    substeps: list[Step] = field(default_factory=list)
+@dataclass(frozen=True)
+class Drawn:
+    """Markup to show (MathML or SVG), or why it is not shown."""
 
-
-@dataclass
-class FigureView:
-    title: str
-    alt: str
-    svg: Markup | None
+    markup: Markup | None
     problem: str = ""
 
 
@@ -65,12 +58,12 @@ def document_page(info: DocumentInfo, site: Site) -> dict[str, Any]:
             href=f"../claims/{claim.slug}.html",
             verdict=claim.verdict,
             anchor=quote_anchor(claim, n),
-            text=str(source.get("text", "")),
-            in_scope=not claim.record.get("out_of_scope"),
+            text=quote.text,
+            in_scope=not claim.record.out_of_scope,
         )
         for claim in site.claims
-        for n, source in enumerate(claim.record.get("sources", []))
-        if source.get("document") == info.name
+        for n, quote in enumerate(claim.record.sources)
+        if quote.document == info.name
     ]
     highlighted = documents.highlight(info.text, quotes) if info.text is not None else None
     placed = sorted((q for s in (highlighted.segments if highlighted else []) for q in s.ending), key=lambda q: q.start)
@@ -78,22 +71,12 @@ def document_page(info: DocumentInfo, site: Site) -> dict[str, Any]:
 
 
 def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> dict[str, Any]:
-    record = claim.record
-    symbolic = record.get("symbolic") or None
-    ran = [r for r in claim.runs if r.ran]
-    skipped = [r for r in claim.runs if not r.ran]
     return {
         "claim": claim,
-        "quotes": [_quote(claim, n, s, infos) for n, s in enumerate(record.get("sources", []))],
-        "symbolic": symbolic,
-        "steps": _steps(symbolic.get("steps", []) if symbolic else []),
-        "runs": sorted(ran, key=_run_order),
-        "not_run": _not_run(skipped),
-        "findings": record.get("findings") or [],
-        "probes": [_probe(p) for p in record.get("probes") or []],
-        "depends": [(d, site.claim(d)) for d in record.get("depends") or []],
-        "used_by": [c for c in site.claims if claim.id in (c.record.get("depends") or [])],
-        "errors": record.get("errors") or [],
+        "quotes": [_quote(claim, n, quote, infos) for n, quote in enumerate(claim.record.sources)],
+        "evidence": claim.evidence,
+        "depends": [(d, site.claim(d)) for d in claim.record.depends],
+        "used_by": [c for c in site.claims if claim.id in c.record.depends],
         "commands": reproduce(claim, [source for source, _ in claim.observed]),
         "machines": len(site.sources) > 1,
         "claim_file": claim_file(claim),
@@ -102,7 +85,7 @@ def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> 
 
 def claim_file(claim: ClaimView) -> str | None:
     """The claim's file as the engine recorded it (``origin``); for an unloadable file, its path."""
-    origin = claim.record.get("origin") or (claim.id.removeprefix("file:") if claim.id.startswith("file:") else "")
+    origin = claim.record.origin or (claim.id.removeprefix("file:") if claim.id.startswith("file:") else "")
     return f"claims/{Path(origin).name}" if origin else None
 
 
@@ -120,60 +103,58 @@ def reproduce(claim: ClaimView, sources: list[Source]) -> list[str]:
     return commands
 
 
-def _quote(claim: ClaimView, n: int, source: dict[str, Any], infos: dict[str, DocumentInfo]) -> dict[str, Any]:
-    name = str(source.get("document", ""))
-    info = infos.get(name)
-    text = str(source.get("text", ""))
+def _quote(claim: ClaimView, n: int, quote: Quote, infos: dict[str, DocumentInfo]) -> dict[str, Any]:
+    info = infos.get(quote.document)
     return {
-        "text": text,
-        "section": str(source.get("section", "")),
+        "text": quote.text,
+        "section": quote.section,
         "document": info,
-        "name": name,
+        "name": quote.document,
         "href": f"../documents/{info.slug}.html#{quote_anchor(claim, n)}" if info and info.text else None,
-        "found": bool(info and info.text and text and text in info.text),
+        "found": bool(info and info.text and quote.text and quote.text in info.text),
     }
 
 
-def _steps(raw: list[dict[str, Any]]) -> list[Step]:
-    """Top-level steps with the decision's own steps (labels indented by two spaces) under them."""
-    steps: list[Step] = []
-    for item in raw:
-        label = str(item.get("label", ""))
-        math, problem = mathml.block(str(item.get("mathml") or ""))
-        step = Step(label.strip(), str(item.get("text", "")), math, problem)
-        if label.startswith("  ") and steps:
-            steps[-1].substeps.append(step)
-        else:
-            steps.append(step)
-    return steps
+# Filters the evidence partials use.
 
 
-def _run_order(run: Run) -> tuple:
-    dtype = DTYPES.index(run.dtype) if run.dtype in DTYPES else len(DTYPES)
-    return (run.kind, run.name, run.implementation, run.device, dtype, run.dtype, run.detail, run.source.index)
+def math(text: str) -> Drawn:
+    """Presentation MathML as a display block, or why it is not shown."""
+    markup, problem = mathml.block(text)
+    return Drawn(markup, problem)
 
 
-def _not_run(runs: list[Run]) -> list[tuple[str, str]]:
-    """(which runs, why) grouped by reason."""
+def drawing(figure: Figure) -> Drawn:
+    """A figure as inline SVG, or why it cannot be drawn."""
+    try:
+        return Drawn(figures.render(figure))
+    except (figures.FigureError, TypeError, ValueError) as problem:
+        return Drawn(None, str(problem))
+
+
+def in_run_order(shown: list[Shown]) -> list[Shown]:
+    """Runs that ran, by name, implementation, device, dtype (widest first) and machine."""
+    ran = [s for s in shown if isinstance(s.record, Run) and s.record.ran]
+    return sorted(ran, key=_run_order)
+
+
+def not_run(shown: list[Shown]) -> list[tuple[str, str]]:
+    """(which runs, why) of the runs that did not run, grouped by reason."""
     reasons: dict[str, list[str]] = {}
-    for run in sorted(runs, key=_run_order):
-        reasons.setdefault(run.message or "not run", []).append(f"{run.implementation} {run.device} {run.dtype}")
+    skipped = [s for s in shown if isinstance(s.record, Run) and not s.record.ran]
+    for item in sorted(skipped, key=_run_order):
+        run = item.record
+        assert isinstance(run, Run)
+        which = f"{run.implementation or run.name} {run.device} {run.dtype}"
+        reasons.setdefault(run.message or "not run", []).append(which)
     return [(", ".join(dict.fromkeys(which)), why) for why, which in reasons.items()]
 
 
-def _probe(probe: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "name": str(probe.get("name", "")),
-        "seconds": probe.get("seconds"),
-        "measurements": probe.get("measurements") or {},
-        "figures": [_figure(f) for f in probe.get("figures") or []],
-    }
+def _run_order(item: Shown) -> tuple:
+    run = item.record
+    assert isinstance(run, Run)
+    dtype = FLOATS.index(run.dtype) if run.dtype in FLOATS else len(FLOATS)
+    return (run.name, run.implementation or "", run.device, dtype, run.dtype, run.order, item.source.index)
 
 
-def _figure(figure: dict[str, Any]) -> FigureView:
-    title = str(figure.get("title") or figure.get("name") or "figure")
-    alt = str(figure.get("alt") or title)
-    try:
-        return FigureView(title, alt, figures.render(figure))
-    except (figures.FigureError, TypeError, ValueError) as problem:
-        return FigureView(title, alt, None, str(problem))
+FILTERS = {"math": math, "drawing": drawing, "in_run_order": in_run_order, "not_run": not_run}

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 
-from checks.attention import (
+from checks.helpers.attention import (
     Sentence,
     attention_flops,
     attention_per_query,
@@ -24,9 +24,9 @@ from checks.attention import (
     single_threaded,
     tanh,
 )
-from checks.backends import NumpyBackend, TorchBackend
-from checks.strategies import sentences
-from checks.tolerances import UNIT_ROUNDOFF
+from checks.helpers.backends import NumpyBackend, TorchBackend
+from checks.helpers.strategies import sentences
+from checks.helpers.tolerances import UNIT_ROUNDOFF
 
 F64 = TorchBackend("float64")
 

@@ -19,13 +19,15 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
-from checks import evaluate
-from checks.evaluate import TIME_LIMIT_ENV
-from checks.results import write_results
-from checks.results_file import SCHEMA, ResultsError, read_results
+from checks.engine import limits
+from checks.engine.limits import TIME_LIMIT_ENV
+from checks.evidence.probe import ProbeRecord
+from checks.results import SCHEMA_VERSION as SCHEMA
+from checks.results import ResultsError, read_results, write_results
 from reports.__main__ import main as reports_main
 from reports.build import build_site
 from reports.model import slug
+from tests.records import claim_record, environment
 
 HEADER = textwrap.dedent(
     """
@@ -88,7 +90,7 @@ BAD_FILES = {
     "hanging_check": """
         claim = Claim(id="bad.hanging-check", title="t", statement="s", sources=[QUOTE], expect="holds")
 
-        @claim.check(dtypes=("float64",), implementations=("numpy",))
+        @claim.check(dtypes=("float64",), backends=("numpy",))
         @given(v=st.floats(0, 1))
         def never_returns(t, v):
             while True:
@@ -132,27 +134,26 @@ def bad_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path
     """
     if not _RUNS:
         monkeypatch.setenv(TIME_LIMIT_ENV, str(TIME_LIMIT))
-        monkeypatch.setattr(evaluate, "_evaluated", {})  # evaluate_once caches by claim id for the whole process
-        pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+        pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
         claims = pytester.mkdir("claims")
         (claims / "good_neighbour.py").write_text(HEADER + textwrap.dedent(GOOD))
         for name, body in BAD_FILES.items():
             (claims / f"{name}.py").write_text(HEADER + textwrap.dedent(body))
         results = tmp_path_factory.mktemp("bad-run") / "results.json"
         outcome = pytester.runpytest_inprocess("claims", "--results", str(results), "-p", "no:cacheprovider")
-        _RUNS.append((outcome, {c["id"]: c for c in json.loads(results.read_text())["claims"]}, results))
+        _RUNS.append((outcome, {c.id: c for c in read_results(results).claims}, results))
     return _RUNS[0]
 
 
 def _file_error(claims: dict, name: str) -> str:
     [record] = [r for key, r in claims.items() if key.startswith("file:") and key.endswith(f"/{name}.py")]
-    assert record["observed"] == "broken"
-    return record["errors"][0]
+    assert record.observed == "broken"
+    return record.errors[0]
 
 
 def test_the_good_claim_still_runs_and_every_bad_one_fails(bad_run):
     outcome, claims, _ = bad_run
-    assert claims["bad.good-neighbour"]["observed"] == "proved"
+    assert claims["bad.good-neighbour"].observed == "proved"
     outcome.assert_outcomes(passed=2, failed=len(BAD_FILES))  # the good claim and the first bad.twice
 
 
@@ -176,8 +177,8 @@ def test_a_file_without_a_claim_or_with_a_failing_import(bad_run):
 def test_a_quote_not_in_its_document_is_broken_naming_document_and_text(bad_run):
     _, claims, _ = bad_run
     record = claims["bad.misquoted"]
-    assert record["observed"] == "broken" and record["origin"].endswith("misquoted.py")
-    [error] = record["errors"]
+    assert record.observed == "broken" and record.origin.endswith("misquoted.py")
+    [error] = record.errors
     assert error.startswith("sources: ValueError: quote not found verbatim in 002_86fa32f25d4c4c54.txt (§5): ")
     assert "'This sentence is in no document.'" in error
 
@@ -191,8 +192,8 @@ def test_a_quote_not_in_its_document_is_broken_naming_document_and_text(bad_run)
 )
 def test_a_raising_proof_or_probe_is_broken_with_its_line(bad_run, claim_id, start, where):
     _, claims, _ = bad_run
-    [error] = claims[claim_id]["errors"]
-    assert claims[claim_id]["observed"] == "broken"
+    [error] = claims[claim_id].errors
+    assert claims[claim_id].observed == "broken"
     assert error.startswith(start) and f"{where}:" in error
 
 
@@ -202,18 +203,18 @@ def test_a_raising_proof_or_probe_is_broken_with_its_line(bad_run, claim_id, sta
 def test_a_hanging_claim_stops_at_the_time_limit(bad_run, claim_id, step):
     _, claims, _ = bad_run
     record = claims[claim_id]
-    assert record["observed"] == "broken"
-    assert record["errors"] == [
+    assert record.observed == "broken"
+    assert record.errors == [
         f"{step}: TimeLimitExceeded: claim {claim_id} ran past its time limit of {TIME_LIMIT:g} s "
         f"(environment variable {TIME_LIMIT_ENV}); the rest of the claim did not run"
     ]
-    assert TIME_LIMIT <= record["seconds"] < TIME_LIMIT + 5
-    assert record["probes"] == [], "nothing after the hang ran"
+    assert TIME_LIMIT <= record.seconds < TIME_LIMIT + 5
+    assert record.of(ProbeRecord) == [], "nothing after the hang ran"
 
 
 def test_one_id_twice_in_one_file_is_broken_once(bad_run):
     _, claims, _ = bad_run
-    assert claims["bad.twice"]["observed"] == "holds", "the first declaration still runs"
+    assert claims["bad.twice"].observed == "holds", "the first declaration still runs"
     error = _file_error(claims, "twice_in_one_file")
     assert error.startswith("claim id 'bad.twice' is also declared in ") and error.endswith("twice_in_one_file.py")
 
@@ -221,17 +222,17 @@ def test_one_id_twice_in_one_file_is_broken_once(bad_run):
 def test_the_report_builds_with_every_bad_claim_marked_broken(bad_run, tmp_path):
     _, claims, results = bad_run
     index = build_site([results], tmp_path).read_text()
-    broken = {key: record for key, record in claims.items() if record["observed"] == "broken"}
+    broken = {key: record for key, record in claims.items() if record.observed == "broken"}
     assert len(broken) == len(BAD_FILES)
     for key, record in broken.items():
         page = (tmp_path / "claims" / f"{slug(key)}.html").read_text()
-        assert "broken" in page and str(escape(record["errors"][0].split(": ", 1)[-1][:40])) in page, key
+        assert "broken" in page and str(escape(record.errors[0].split(": ", 1)[-1][:40])) in page, key
         assert f'id="row-{slug(key)}"' in index
-    assert claims["bad.good-neighbour"]["observed"] == "proved" and "bad.good-neighbour" in index
+    assert claims["bad.good-neighbour"].observed == "proved" and "bad.good-neighbour" in index
 
 
 def test_a_time_limit_that_is_not_a_number_is_named(monkeypatch):
-    from checks.evaluate import time_limit
+    from checks.engine.limits import time_limit
 
     monkeypatch.setenv(TIME_LIMIT_ENV, "two minutes")
     with pytest.raises(ValueError, match="THEORY_CLAIMS_TIME_LIMIT='two minutes' is not a number of seconds"):
@@ -243,11 +244,11 @@ def test_a_time_limit_that_is_not_a_number_is_named(monkeypatch):
 def test_the_default_time_limit_scales_with_the_examples_a_profile_tries(monkeypatch):
     from types import SimpleNamespace
 
-    from checks.evaluate import DEFAULT_TIME_LIMIT, time_limit
+    from checks.engine.limits import DEFAULT_TIME_LIMIT, time_limit
 
     monkeypatch.delenv(TIME_LIMIT_ENV, raising=False)
     for examples, limit in [(15, DEFAULT_TIME_LIMIT), (40, DEFAULT_TIME_LIMIT), (10_000, 250 * DEFAULT_TIME_LIMIT)]:
-        monkeypatch.setattr(evaluate, "settings", lambda examples=examples: SimpleNamespace(max_examples=examples))
+        monkeypatch.setattr(limits, "settings", lambda examples=examples: SimpleNamespace(max_examples=examples))
         assert time_limit() == limit
 
 
@@ -256,15 +257,14 @@ def test_the_default_time_limit_scales_with_the_examples_a_profile_tries(monkeyp
 
 def _real_results(tmp_path: Path) -> Path:
     path = tmp_path / "good.json"
-    claim = {"id": "bad.record", "title": "t", "expected": "holds", "observed": "holds"}
-    write_results(path, [claim], {"date": "today"})
+    write_results(path, [claim_record("bad.record")], environment(date="today"))
     return path
 
 
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        (lambda b: b[: len(b) // 2], "corrupt results file (Expecting"),
+        (lambda b: b[: b.index(b"\n", len(b) // 2)], "corrupt results file (Expecting"),
         (lambda b: b"", "corrupt results file (Expecting value: line 1 column 1 (char 0))"),
         (lambda b: b"\xff\xfe\x00garbage", "corrupt results file ('utf-8' codec can't decode byte 0xff"),
         (lambda b: b"[1, 2]", "schema 'list' is not"),
@@ -312,14 +312,14 @@ def test_an_interrupted_write_keeps_the_previous_results_and_report(tmp_path, er
     build_site([results], site)
     before = {p: p.read_bytes() for p in [results, *site.rglob("*.html")]}
     with pytest.raises(type(error)):
-        write_results(results, [{"id": "bad.poisoned", "title": Poison(error)}], {"date": "later"})
+        write_results(results, [claim_record("bad.poisoned", title=Poison(error))], environment(date="later"))
     assert {p: p.read_bytes() for p in [results, *site.rglob("*.html")]} == before
     assert sorted(os.listdir(tmp_path)) == ["good.json", "html"], "no temporary file is left behind"
-    assert read_results(results)["claims"][0]["id"] == "bad.record"
+    assert read_results(results).claims[0].id == "bad.record"
 
 
 def test_an_interrupted_pytest_run_keeps_the_previous_results(pytester: pytest.Pytester):
-    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     claims = pytester.mkdir("claims")
     (claims / "good_neighbour.py").write_text(HEADER + textwrap.dedent(GOOD))
     results = pytester.path / "results.json"

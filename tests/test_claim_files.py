@@ -2,7 +2,7 @@
 
 import pytest
 
-from checks.discovery import claim_files, load_claims
+from checks.engine.discovery import claim_files, load_claims
 from checks.sources import Quote
 
 CLAIMS = [claim for path in claim_files() for claim in load_claims(path)]

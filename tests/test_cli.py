@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 import shutil
 import subprocess
 import sys
@@ -14,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import evaluate
-from checks.cli import claim_path, main, skeleton
-from checks.results import write_results
+from checks.engine.cli import claim_path, main, skeleton
+from checks.results import read_results, write_results
 from checks.sources import Quote
+from tests.records import claim_record, environment
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = "002_86fa32f25d4c4c54.txt"
@@ -39,22 +38,21 @@ def claims(tmp_path: Path) -> Path:
 
 
 def test_new_writes_a_skeleton_that_passes_as_out_of_scope(pytester: pytest.Pytester, monkeypatch, capsys):
-    monkeypatch.setattr(evaluate, "_evaluated", {})
     folder = pytester.mkdir("claims")
     assert _new(folder, "demo.new-skeleton") == 0
     path = folder / "demo_new_skeleton.py"
     assert f"wrote {path}" in capsys.readouterr().out
-    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     outcome = pytester.runpytest_inprocess("claims", "--results", "r.json", "-p", "no:cacheprovider")
     outcome.assert_outcomes(passed=1)
-    [record] = json.loads((pytester.path / "r.json").read_text())["claims"]
-    assert (record["id"], record["observed"], record["expected"]) == (
+    [record] = read_results(pytester.path / "r.json").claims
+    assert (record.id, record.observed, record.expected) == (
         "demo.new-skeleton",
         "out-of-scope",
         "out-of-scope",
     )
-    assert record["sources"] == [{"document": DOCUMENT, "section": SECTION, "text": SENTENCE}]
-    assert record["out_of_scope"].startswith("TODO")
+    assert record.sources == [Quote(DOCUMENT, SECTION, SENTENCE)]
+    assert record.out_of_scope.startswith("TODO")
 
 
 @pytest.mark.skipif(not Path(RUFF).exists(), reason="ruff is not installed")
@@ -135,11 +133,8 @@ def test_claim_path_replaces_dots_and_dashes():
 
 
 def _results(path: Path) -> Path:
-    claims = [
-        {"id": "pe.b-second", "observed": "refuted", "expected": "holds"},
-        {"id": "pe.a-first", "observed": "proved", "expected": "proved"},
-    ]
-    write_results(path, claims, {"date": "2026-01-01", "hypothesis_profile": "ci", "commit": "abc"})
+    claims = [claim_record("pe.b-second", "refuted", "holds"), claim_record("pe.a-first", "proved", "proved")]
+    write_results(path, claims, environment(date="2026-01-01", hypothesis_profile="ci", commit="abc"))
     return path
 
 
@@ -163,7 +158,7 @@ def test_list_refuses_a_bad_results_file_with_one_line(tmp_path, capsys):
 
 def test_list_does_not_import_torch(tmp_path):
     results = _results(tmp_path / "r.json")
-    script = f"import sys\nfrom checks.cli import main\nmain(['list', '--results', {str(results)!r}])\n"
+    script = f"import sys\nfrom checks.engine.cli import main\nmain(['list', '--results', {str(results)!r}])\n"
     script += "assert 'torch' not in sys.modules, 'torch was imported'\n"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
@@ -173,10 +168,10 @@ def test_list_does_not_import_torch(tmp_path):
 # flake
 
 FLAKE_CONFTEST = """
-from checks.profiles import register_profiles
+from checks.engine.profiles import register_profiles
 
 register_profiles()
-pytest_plugins = ["checks.plugin"]
+pytest_plugins = ["checks.engine.plugin"]
 """
 
 FLAKE_CLAIMS = {
@@ -226,8 +221,8 @@ def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys)
     assert "holds ×1, refuted ×1  FLAKY: {2: 'refuted'}" in rows["flake.wobbly"]
     assert "1 claim(s) changed verdict: flake.wobbly" in out
     assert sorted(p.name for p in keep.iterdir()) == ["results-seed-1.json", "results-seed-2.json"]
-    environment = json.loads((keep / "results-seed-2.json").read_text())["environment"]
-    assert (environment["hypothesis_profile"], environment["hypothesis_seed"]) == ("dev", "2")
+    kept = read_results(keep / "results-seed-2.json").environment
+    assert (kept.hypothesis_profile, kept.hypothesis_seed) == ("dev", "2")
 
 
 def test_flake_needs_two_runs(capsys):

@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from checks import document_code
-from checks.document_code import DocumentCodeError, code_block, lesson_script, run_script
+from checks.implementations import document_code
+from checks.implementations.document_code import DocumentCodeError, code_block, lesson_script, run_script
 
 
 def test_scripts_run_in_another_process_and_leave_this_one_alone():

@@ -2,13 +2,16 @@
 
 import pytest
 
-from checks.backends import NumpyBackend
-from checks.harness import NumericRun, Trial, VacuousTolerance
+from checks.engine.harness import Trial, VacuousTolerance
+from checks.evidence.check import CheckRun
+from checks.helpers.backends import NumpyBackend
+from checks.implementations.registry import by_name
 from checks.symbolic import Proof
 
 
 def trial(dtype: str = "float32") -> Trial:
-    return Trial(NumericRun("check", "numpy", "cpu", dtype), NumpyBackend(dtype))
+    run = CheckRun("check", "cpu", dtype, implementation="reference-numpy")
+    return Trial(run, NumpyBackend(dtype), by_name("reference-numpy"))
 
 
 def test_close_records_the_worst_input_and_fails_past_the_tolerance():
@@ -53,3 +56,12 @@ def test_equal_is_exact_and_differ_needs_more_than_the_tolerance():
     t.differ([1.0], [0.5])
     with pytest.raises(AssertionError, match="within tolerance"):
         t.differ([1.0], [1.0 + 1e-7])
+
+
+def test_t_impl_is_one_type_with_or_without_uses():
+    """Without uses= t.impl is the reference adapter bound to the run's backend, as each adapter is with it."""
+    t = trial("float64")
+    assert type(t.impl).__name__ == "Implementation" and t.impl.reference and t.impl.name == "reference-numpy"
+    rows = t.impl.sinusoidal([0, 1], 4)
+    assert rows.shape == (2, 4) and rows[0].tolist() == [0.0, 1.0, 0.0, 1.0]
+    assert t.ref.shift_matrix(1, 4).shape == (4, 4), "the reference's own helpers stay on t.ref"

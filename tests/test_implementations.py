@@ -1,6 +1,5 @@
 """The implementation protocol: registry, --impl, pairings, and the third-party adapters when installed."""
 
-import json
 import textwrap
 from pathlib import Path
 
@@ -8,9 +7,12 @@ import numpy as np
 import pytest
 import torch
 
-from checks.implementations import HALF_SPLIT, by_name, implementations, load, offering, to_interleaved
+from checks.evidence.check import CheckRun
 from checks.implementations.base import missing
-from checks.rope_probing import probe_permutation
+from checks.implementations.pairing import HALF_SPLIT, to_interleaved
+from checks.implementations.probing import probe_permutation
+from checks.implementations.registry import by_name, implementations, load, offering
+from checks.results import read_results
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = textwrap.dedent(
@@ -82,18 +84,18 @@ def test_half_split_is_the_interleaved_rotation_on_permuted_dimensions():
 
 
 def test_an_external_adapter_runs_through_impl_and_a_wrong_one_gets_a_counterexample(pytester, monkeypatch):
-    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     pytester.makepyfile(user_adapter=ADAPTER)
     (pytester.mkdir("claims") / "demo_rope_norm.py").write_text(CLAIM)
     monkeypatch.setenv("PYTHONPATH", f"{ROOT}:{pytester.path}")
     # a subprocess: third-party adapters register torch libraries that cannot be imported twice in one process
     outcome = pytester.runpytest_subprocess("claims", "--impl", "user_adapter:ShiftedRope", "--results", "r.json")
     outcome.assert_outcomes(passed=1)
-    (record,) = json.loads((pytester.path / "r.json").read_text())["claims"]
-    runs = [r for r in record["numeric"] if r["implementation"] == "shifted-rope"]
-    assert runs and runs[0]["status"] == "failed" and runs[0]["counterexample"]
-    assert record["observed"] == "holds"
-    assert any(f["kind"] == "implementation" and "shifted-rope" in f["text"] for f in record["findings"])
+    (record,) = read_results(pytester.path / "r.json").claims
+    runs = [r for r in record.of(CheckRun) if r.implementation == "shifted-rope"]
+    assert runs and runs[0].status == "failed" and runs[0].counterexample
+    assert record.observed == "holds"
+    assert any(f.kind == "implementation" and "shifted-rope" in f.text for f in record.findings)
 
 
 @pytest.mark.parametrize("name", ["torchtune", "hf-llama"])

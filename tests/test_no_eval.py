@@ -4,7 +4,7 @@ Found with the ast module (not a text search): calls to eval, exec, compile, sym
 parse_expr and sympy's S with a string, under any import alias, and ``python -c TEXT``
 subprocesses; runpy, which runs a file as code, only where claim files are imported
 (checks/discovery.py) and in the sandbox. The one place where document text runs is
-checks/document_code.py: it writes the extracted code to a script file and runs it in a separate
+checks/implementations/document_code.py: it writes the extracted code to a script file and runs it in a separate
 ``python`` process (a fresh one, or its sandbox worker, which runs the file with runpy); it is held
 to the same rules, and its runpy call must be reachable only from the worker's
 ``if __name__ == "__main__"`` entry.
@@ -87,19 +87,20 @@ def _has_dash_c(sequence: ast.List | ast.Tuple) -> bool:
 @pytest.mark.parametrize("path", sources(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_text_is_evaluated(path: Path):
     where = path.relative_to(ROOT).as_posix()
-    allowed = where in ("checks/discovery.py", "checks/document_code.py")  # claim files; the sandbox worker
+    # claim files; the sandbox worker
+    allowed = where in ("checks/engine/discovery.py", "checks/implementations/document_code.py")
     assert offences(path.read_text(encoding="utf-8"), allowed) == [], f"{where} evaluates text"
 
 
 def test_the_catalog_and_the_sandbox_are_scanned():
     names = {p.relative_to(ROOT).as_posix() for p in sources()}
-    assert {"checks/document_code.py", "checks/symbolic/decide.py", "reports/build.py"} <= names
+    assert {"checks/implementations/document_code.py", "checks/symbolic/decide.py", "reports/build.py"} <= names
     assert sum(n.startswith("claims/") for n in names) >= 20
 
 
 def test_the_sandbox_runs_document_code_in_a_separate_process():
     """Every process document_code starts is ``python SCRIPT``; runpy runs only in the worker process."""
-    tree = ast.parse((ROOT / "checks" / "document_code.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "checks" / "implementations" / "document_code.py").read_text(encoding="utf-8"))
     starts = [
         node
         for node in ast.walk(tree)

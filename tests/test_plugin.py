@@ -1,9 +1,13 @@
 """The pytest plugin: claims become tests, verdicts land in the results file."""
 
-import json
 import textwrap
 
 import pytest
+
+from checks.evidence.check import CheckRun
+from checks.evidence.derivation import DerivationRecord
+from checks.evidence.proof import ProofRecord
+from checks.results import read_results
 
 HEADER = textwrap.dedent(
     """
@@ -32,7 +36,7 @@ CLAIM_FILES = {
     "refuted_claim": """
         claim = Claim(id="demo.refuted", title="t", statement="s", sources=[QUOTE], expect="refuted")
 
-        @claim.check(dtypes=("float64",), implementations=("numpy",))
+        @claim.check(dtypes=("float64",), backends=("numpy",))
         @given(v=st.floats(0.5, 1))
         def _(t, v):
             t.close(t.xp.array(v), 0.0)
@@ -40,7 +44,7 @@ CLAIM_FILES = {
     "crashing_claim": """
         claim = Claim(id="demo.crashing", title="t", statement="s", sources=[QUOTE], expect="proved")
 
-        @claim.check(dtypes=("float64",), implementations=("numpy",))
+        @claim.check(dtypes=("float64",), backends=("numpy",))
         @given(v=st.floats(0, 1))
         def _(t, v):
             raise RuntimeError("the check itself is wrong")
@@ -53,8 +57,8 @@ CLAIM_FILES = {
                       depends=["demo.refuted"])
 
         @claim.derive
-        def _(r, verdicts):
-            return Verdict.HOLDS if verdicts["demo.refuted"] == Verdict.REFUTED else Verdict.REFUTED
+        def _(r, dependencies):
+            return Verdict.HOLDS if dependencies["demo.refuted"].verdict == Verdict.REFUTED else Verdict.REFUTED
     """,
     "zz_duplicate_id": """
         claim = Claim(id="demo.proved", title="t", statement="s", sources=[QUOTE], expect="proved")
@@ -68,69 +72,70 @@ CLAIM_FILES = {
 
 @pytest.fixture
 def results(pytester):
-    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     claims = pytester.mkdir("claims")
     for name, body in CLAIM_FILES.items():
         (claims / f"{name}.py").write_text(HEADER + textwrap.dedent(body))
     outcome = pytester.runpytest_inprocess("claims", "--results", "out/results.json", "-p", "no:cacheprovider")
-    document = json.loads((pytester.path / "out" / "results.json").read_text())
-    return outcome, {c["id"]: c for c in document["claims"]}, document
+    document = read_results(pytester.path / "out" / "results.json")
+    return outcome, {c.id: c for c in document.claims}, document
 
 
 def test_observed_verdicts(results):
     _, claims, _ = results
-    assert claims["demo.proved"]["observed"] == "proved"
-    assert claims["demo.refuted"]["observed"] == "refuted"
-    assert claims["demo.crashing"]["observed"] == "broken"
-    assert claims["demo.derived"]["observed"] == "holds"
-    assert claims["demo.derived"]["probes"][0]["measurements"]["dependency verdicts"] == {"demo.refuted": "refuted"}
+    assert claims["demo.proved"].observed == "proved"
+    assert claims["demo.refuted"].observed == "refuted"
+    assert claims["demo.crashing"].observed == "broken"
+    assert claims["demo.derived"].observed == "holds"
+    assert claims["demo.derived"].of(DerivationRecord)[0].dependencies == {"demo.refuted": "refuted"}
 
 
 def test_a_crash_is_broken_and_the_rest_still_run(results):
     outcome, claims, _ = results
     outcome.assert_outcomes(passed=3, failed=3)
-    assert "RuntimeError: the check itself is wrong" in claims["demo.crashing"]["numeric"][0]["message"]
+    assert "RuntimeError: the check itself is wrong" in claims["demo.crashing"].of(CheckRun)[0].message
 
 
 def test_bad_files_are_broken_with_their_fault(results):
     _, claims, _ = results
     broken = {k: v for k, v in claims.items() if k.startswith("file:")}
-    assert any("syntax_error.py" in k and "SyntaxError" in v["errors"][0] for k, v in broken.items())
-    assert any("zz_duplicate_id.py" in k and "also declared" in v["errors"][0] for k, v in broken.items())
+    assert any("syntax_error.py" in k and "SyntaxError" in v.errors[0] for k, v in broken.items())
+    assert any("zz_duplicate_id.py" in k and "also declared" in v.errors[0] for k, v in broken.items())
 
 
 def test_runs_record_examples_error_tolerance_and_worst_input(results):
     _, claims, _ = results
-    runs = claims["demo.proved"]["numeric"]
-    assert {(r["implementation"], r["dtype"]) for r in runs if r["status"] == "passed"} == {
+    runs = claims["demo.proved"].of(CheckRun)
+    assert {(r.implementation, r.dtype) for r in runs if r.status == "passed"} == {
         ("reference-numpy", "float64"),
         ("reference-numpy", "float32"),
         ("reference-torch", "float64"),
         ("reference-torch", "float32"),
     }
     for run in runs:
-        if run["status"] == "passed":
-            assert run["examples"] > 0 and run["tolerance"] > 0 and "v" in run["worst_input"]
-    cuda = [r for r in runs if r["device"] == "cuda"]
-    assert cuda and all(r["status"] in ("skipped", "passed") for r in cuda)
+        if run.status == "passed":
+            assert run.examples > 0 and run.tolerance > 0 and "v" in run.worst_input
+    cuda = [r for r in runs if r.device == "cuda"]
+    assert cuda and all(r.status in ("skipped", "passed") for r in cuda)
 
 
 def test_refutation_keeps_the_counterexample(results):
     _, claims, _ = results
-    finding = claims["demo.refuted"]["findings"][0]
-    assert finding["kind"] == "counterexample" and float(finding["data"]["v"]) >= 0.5
+    finding = claims["demo.refuted"].findings[0]
+    assert finding.kind == "counterexample" and float(finding.data["v"]) >= 0.5
 
 
 def test_results_file_has_symbolic_steps_and_environment(results):
     _, claims, document = results
-    symbolic = claims["demo.proved"]["symbolic"]
-    assert symbolic["status"] == "proved" and symbolic["decisions"][0]["certificates"][0]["verified"]
-    assert all(step["mathml"].startswith("<") for step in symbolic["steps"])
-    assert {"torch", "sympy", "hypothesis", "commit", "date", "hypothesis_profile"} <= document["environment"].keys()
+    [symbolic] = claims["demo.proved"].of(ProofRecord)
+    assert symbolic.status == "proved" and symbolic.decisions[0].certificates[0].verified
+    assert all(step.mathml.startswith("<") for step in symbolic.steps)
+    environment = {name for name, _ in document.environment.items()}
+    assert {"torch", "sympy", "hypothesis", "commit", "date", "hypothesis_profile"} <= environment
 
 
 def test_k_selects_one_claim(pytester):
-    pytester.makeconftest('pytest_plugins = ["checks.plugin"]')
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     claims = pytester.mkdir("claims")
     (claims / "proved_claim.py").write_text(HEADER + textwrap.dedent(CLAIM_FILES["proved_claim"]))
     (claims / "refuted_claim.py").write_text(HEADER + textwrap.dedent(CLAIM_FILES["refuted_claim"]))

@@ -11,12 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from checks.results import write_results
-from checks.results_file import SCHEMA, read_results
+from checks.results import SCHEMA_VERSION as SCHEMA
+from checks.results import Figure, read_results, write_results
+from checks.results.codec import from_json, to_json
 from reports import documents, figures, mathml
 from reports.__main__ import main
 from reports.build import CSP, build_site
-from tests.report_fixtures import ESCAPE_ID, escaping_record, real_records, write_fixture_results
+from tests.records import environment
+from tests.report_fixtures import (
+    ESCAPE_ID,
+    escaping_record,
+    probe_figures,
+    proof_steps,
+    real_records,
+    write_document,
+    write_fixture_results,
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +66,13 @@ def test_a_bad_results_file_exits_2_with_the_reason(tmp_path, capsys, content, m
 
 
 @pytest.mark.parametrize(
-    "field", [{"numeric": 5}, {"symbolic": {"steps": 3}}, {"sources": [7]}], ids=["numeric", "steps", "sources"]
+    "field",
+    [{"evidence": 5}, {"evidence": [{"kind": "proof", "steps": 3}]}, {"sources": [7]}],
+    ids=["evidence", "steps", "sources"],
 )
 def test_a_malformed_claim_record_exits_2_naming_it(tmp_path, capsys, field):
     record = {**escaping_record(), **field}
-    path = tmp_path / "results.json"
-    write_results(path, [record], {"date": "today"})
+    path = write_document(tmp_path / "results.json", [record], to_json(environment()))
     assert main(["--from", str(path), "--out", str(tmp_path / "html")]) == 2
     assert f"claim '{ESCAPE_ID}' is malformed" in capsys.readouterr().err
 
@@ -76,14 +87,14 @@ def test_building_from_files_writes_index_claims_and_documents(site):
     assert "claims/file_claims_not_loading.py.html" in names
 
 
-def test_machines_merge_into_device_columns_with_not_run(site):
+def test_machines_merge_into_device_columns_with_not_run(site, results):
     index = (site / "index.html").read_text()
     row = _row(index, "pe.constant-norm")
     cells = re.findall(r'<td class="b b-([a-z-]+)[^"]*"[^>]*>([^<]*)</td>', row)
     assert [text for _, text in cells] == ["pass"] * 8, "cpu from cpu.json, cuda from cuda.json"
     escaping = re.findall(r'<td class="b b-([a-z-]+)', _row(index, ESCAPE_ID))
     assert escaping == ["pass", "fail", "none", "none", "none", "not-run", "none", "none"]
-    assert "NVIDIA H200 (fixture)" in index and "Intel" in index
+    assert "NVIDIA H200 (fixture)" in index and read_results(results[0]).environment.cpu in index
 
 
 def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
@@ -178,29 +189,29 @@ def test_unsafe_mathml_is_refused(fragment):
 
 def test_sympy_mathml_passes_and_is_rebuilt():
     record = real_records()[0]
-    for step in record["symbolic"]["steps"]:
+    for step in proof_steps(record):
         math, problem = mathml.block(step["mathml"])
         assert math is not None, problem
         assert str(math).startswith('<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">')
     assert mathml.sanitize("<mrow><mo>-</mo><mi>x</mi></mrow>") == "<mrow><mo>\u2212</mo><mi>x</mi></mrow>"
 
 
-@pytest.mark.parametrize("figure", escaping_record()["probes"][0]["figures"], ids=lambda f: f["kind"])
+@pytest.mark.parametrize("figure", probe_figures(escaping_record()), ids=lambda f: f["kind"])
 def test_figures_are_inline_svg_with_alt_text(figure):
-    svg = str(figures.render(figure))
+    svg = str(figures.render(from_json(Figure, figure)))
     assert svg.startswith("<svg ") and not svg.startswith("<?xml")
     assert f'aria-label="{figure["alt"]}"' in svg and f"<title>{figure['alt']}</title>" in svg
     assert svg.count("<svg") == 1 and svg.endswith("</svg>")
 
 
 def test_log_scale_is_chosen_and_labelled():
-    figure = escaping_record()["probes"][0]["figures"][0]
+    figure = from_json(Figure, probe_figures(escaping_record())[0])
     assert "max error (log scale)" in str(figures.render(figure))
 
 
 @pytest.mark.parametrize(
     "figure",
-    [{"kind": "pie"}, {"kind": "lines", "series": {}}, {"kind": "heatmap", "matrix": []}],
+    [Figure("f", "pie", "t", "a"), Figure("f", "lines", "t", "a"), Figure("f", "heatmap", "t", "a")],  # type: ignore[arg-type]
     ids=["kind", "no-series", "no-matrix"],
 )
 def test_undrawable_figures_raise(figure):
@@ -210,17 +221,24 @@ def test_undrawable_figures_raise(figure):
 
 def test_45_claims_build_in_under_10_seconds(results, tmp_path):
     """The budget for the real suite (about 45 claims), with a figure of each kind on every claim."""
-    document = read_results(results[0])
+    document = json.loads(results[0].read_text(encoding="utf-8"))
     template = next(c for c in document["claims"] if c["id"] == "pe.shift-is-rotation")
-    pictures = escaping_record()["probes"][0]["figures"]
+    pictures = probe_figures(escaping_record())
+    probe = {
+        "kind": "probe",
+        "name": "figures",
+        "seconds": 0.0,
+        "measurements": {},
+        "findings": [],
+        "figures": pictures,
+    }
     claims = []
     for n in range(45):
         claim = copy.deepcopy(template)
         claim["id"] = f"speed.claim-{n}"
-        claim["probes"].append({"name": "figures", "seconds": 0.0, "measurements": {}, "figures": pictures})
+        claim["evidence"].append(probe)
         claims.append(claim)
-    path = tmp_path / "many.json"
-    write_results(path, claims, document["environment"])
+    path = write_document(tmp_path / "many.json", claims, document["environment"])
     started = time.perf_counter()
     build_site([path, path], tmp_path / "html")
     elapsed = time.perf_counter() - started
@@ -232,9 +250,9 @@ def test_a_rebuild_removes_pages_of_claims_that_are_gone(results, tmp_path):
     build_site(list(results), tmp_path)
     document = read_results(results[1])
     only = tmp_path / "only.json"
-    write_results(only, document["claims"][:1], document["environment"])
+    write_results(only, document.claims[:1], document.environment)
     build_site([only], tmp_path)
-    assert [p.name for p in (tmp_path / "claims").glob("*.html")] == [f"{document['claims'][0]['id']}.html"]
+    assert [p.name for p in (tmp_path / "claims").glob("*.html")] == [f"{document.claims[0].id}.html"]
 
 
 def test_python_m_reports_runs_the_claims_and_writes_junit(tmp_path, capsys):

@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
-from checks.results import write_results
+from checks.results.codec import to_json
+from checks.results.files import write_json
+from checks.results.records import SCHEMA_VERSION
 from reports.build import build_site
+from tests.records import environment
 
 LESSON, ESSAY = "000_1100ff0056b332e7.txt", "002_86fa32f25d4c4c54.txt"
 FIELDS: dict[int, str] = {}
@@ -39,10 +42,14 @@ def hostile_record() -> dict[str, Any]:
         "series": {p(27, "figure series label"): {"x": [0, 1, 2, 3], "y": [0.1, 0.2, 0.4, 0.8]}},
         "matrix": [],
         "marks": {p(28, "figure mark label"): 2},
+        "log_x": False,
+        "log_y": False,
     }
     run = {
-        "check": p(16, "check name"),
+        "kind": "check",
+        "name": p(16, "check name"),
         "implementation": "numpy",
+        "reference": True,
         "device": "cpu",
         "dtype": "float64",
         "status": "failed",
@@ -68,34 +75,37 @@ def hostile_record() -> dict[str, Any]:
         "expected": "refuted",
         "observed": "refuted",
         "out_of_scope": p(6, "out-of-scope reason"),
-        "symbolic": {
-            "status": "refuted",
-            "seconds": 0.01,
-            "steps": [{"label": p(7, "step label"), "text": p(8, "step text"), "mathml": ""}],
-            "facts": [{"label": p(9, "fact label"), "holds": False}],
-            "conditions": [p(10, "proof condition")],
-            "decisions": [
-                {
-                    "expected": "proved",
-                    "status": "refuted",
-                    "statement": p(11, "decision statement"),
-                    "mathml": "",
-                    "reason": p(12, "decision reason"),
-                    "witness": {p(13, "witness key"): p(14, "witness value")},
-                    "conditions": [p(15, "decision condition")],
-                    "certificates": [],
-                }
-            ],
-        },
-        "numeric": [run],
-        "sweeps": [],
-        "probes": [
+        "evidence": [
             {
+                "kind": "proof",
+                "status": "refuted",
+                "seconds": 0.01,
+                "steps": [{"label": p(7, "step label"), "text": p(8, "step text"), "mathml": ""}],
+                "facts": [{"label": p(9, "fact label"), "holds": False}],
+                "conditions": [p(10, "proof condition")],
+                "decisions": [
+                    {
+                        "expected": "proved",
+                        "status": "refuted",
+                        "statement": p(11, "decision statement"),
+                        "mathml": "",
+                        "reason": p(12, "decision reason"),
+                        "witness": {p(13, "witness key"): p(14, "witness value")},
+                        "conditions": [p(15, "decision condition")],
+                        "certificates": [],
+                    }
+                ],
+                "witness": None,
+            },
+            run,
+            {
+                "kind": "probe",
                 "name": p(20, "probe name"),
                 "seconds": 0.01,
                 "measurements": {p(21, "measurement key"): p(22, "measurement value")},
+                "findings": [],
                 "figures": [figure],
-            }
+            },
         ],
         "findings": [
             {
@@ -115,14 +125,21 @@ def hostile_id_record() -> dict[str, Any]:
     return {**record, "id": f"escape.id-{payload(40, 'claim id')}", "title": "t", "findings": [], "errors": []}
 
 
-ENVIRONMENT = {
-    "cpu": payload(34, "environment cpu"),
-    "gpus": [payload(35, "environment gpu")],
-    "commit": payload(36, "environment commit"),
-    "date": "2026-01-01",
-    "hypothesis_profile": "ci",
-    "hypothesis_seed": payload(37, "environment seed"),
-}
+ENVIRONMENT = environment(
+    cpu=payload(34, "environment cpu"),
+    gpus=[payload(35, "environment gpu")],
+    commit=payload(36, "environment commit"),
+    date="2026-01-01",
+    hypothesis_profile="ci",
+    hypothesis_seed=payload(37, "environment seed"),
+)
+
+
+def write_hostile(path, claims: list[dict[str, Any]]) -> None:
+    """A results file holding these records as written (JSON, in the current schema)."""
+    write_json(path, {"schema": SCHEMA_VERSION, "environment": to_json(ENVIRONMENT), "claims": claims})
+
+
 NOT_SHOWN = {
     "decision condition",  # the proof's own conditions (shown) already gather every decision's
     "run counterexample",  # a failed run shows its worst input; its counterexample is shown as a finding
@@ -153,7 +170,7 @@ class Page(HTMLParser):
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("escaping")
     results = folder / "results.json"
-    write_results(results, [hostile_record(), hostile_id_record()], ENVIRONMENT)
+    write_hostile(results, [hostile_record(), hostile_id_record()])
     out = folder / "html"
     build_site([results], out)
     return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.html"))}
@@ -197,7 +214,7 @@ def test_the_checks_catch_a_build_without_autoescaping(tmp_path, monkeypatch):
     """The page checks can fail: with autoescaping off, the payloads come through as markup."""
     monkeypatch.setattr("reports.build.select_autoescape", lambda **_: False)
     results = tmp_path / "results.json"
-    write_results(results, [hostile_record()], ENVIRONMENT)
+    write_hostile(results, [hostile_record()])
     build_site([results], tmp_path / "html")
     page = (tmp_path / "html" / "claims" / "escape.every-field.html").read_text(encoding="utf-8")
     assert "script" in Page(page).tags and "<script>alert(1)</script>" in page

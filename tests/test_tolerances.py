@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.testing._comparison import _DTYPE_PRECISIONS
 
-from checks.tolerances import (
+from checks.helpers.tolerances import (
     FLOATS,
     MEANINGFUL_FRACTION,
     TOLERANCES,

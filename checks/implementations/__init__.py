@@ -1,19 +1,6 @@
-"""Implementations under test: the adapter protocol, the built-in adapters and the registry."""
+"""Implementations under test and the project's own: references, adapters, pairings, mutants, the document's code.
 
-from checks.implementations.base import CAPABILITIES, Bound
-from checks.implementations.registry import by_name, implementations, load, offering, register
-from checks.pairing import HALF_SPLIT, INTERLEAVED, PAIRINGS, to_interleaved
-
-__all__ = [
-    "CAPABILITIES",
-    "HALF_SPLIT",
-    "INTERLEAVED",
-    "PAIRINGS",
-    "Bound",
-    "by_name",
-    "implementations",
-    "load",
-    "offering",
-    "register",
-    "to_interleaved",
-]
+Import the module you need (``checks.implementations.references``, ``.pairing``, ``.registry``, ...):
+this package face loads nothing, so that a claim file that needs the references does not load the
+document-code sandbox or the third-party adapters.
+"""

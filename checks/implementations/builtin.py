@@ -7,14 +7,14 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.attention import self_attention
-from checks.backends import BACKENDS
-from checks.pairing import HALF_SPLIT, INTERLEAVED
-from checks.references import Reference
+from checks.helpers.attention import self_attention
+from checks.helpers.backends import BACKENDS
+from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED
+from checks.implementations.references import Reference
 
 
 class ReferenceAdapter:
-    """The project's own implementations (checks.references, checks.attention) on one backend."""
+    """The project's own implementations (references, checks.helpers.attention) on one backend."""
 
     reference = True
     pairing = INTERLEAVED

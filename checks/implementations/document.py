@@ -1,6 +1,6 @@
 """Document 000's own code as adapters: its numpy function and its PyTorch class, run as written.
 
-The code runs in the document-code sandbox (a separate process, checks.document_code); these
+The code runs in the document-code sandbox (a separate process, checks.implementations.document_code); these
 adapters only ask it for tables and cast them the way a user would.
 """
 
@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 import torch
 
-from checks.document_code import numpy_encoding, torch_module_cases
+from checks.implementations.document_code import numpy_encoding, torch_module_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)
 """Tables are built once per size and d_model; positions beyond the largest are not asked for."""

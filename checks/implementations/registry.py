@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from checks.implementations.base import capabilities
 from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, ReferenceAdapter, TorchSdpaAttention
+from checks.implementations.capabilities import capabilities
 from checks.implementations.document import DocumentNumpy, DocumentTorch
 from checks.implementations.third_party import HuggingFaceLlamaRope, TorchtuneRope
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from checks.attention import attention_flops, rnn_flops, single_threaded, timed_layers
+from checks.helpers.attention import attention_flops, rnn_flops, single_threaded, timed_layers
 
 WIDTH = 64
 LENGTHS = (16, 256, 1024)

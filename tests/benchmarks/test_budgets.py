@@ -10,25 +10,26 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import torch
 
-from checks.discovery import claim_files, load_claims
-from checks.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
-from checks.references import frequency_values
-from checks.sweeps import Sweep, run_sweep
+from checks.engine.discovery import claim_files, load_claims
+from checks.engine.launcher import pytest_command, run_pytest
+from checks.engine.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
+from checks.engine.sweeps import run_sweep
+from checks.evidence.proof import SymbolicProof
+from checks.evidence.sweep import Sweep
+from checks.implementations.references import frequency_values
 from checks.symbolic import Proof
 
 CATALOG_SECONDS, PROOF_SECONDS, REPORT_SECONDS = 60.0, 3.0, 10.0
 SWEEP_CASES_PER_SECOND, FLOOR_FACTOR = 1e7, 2.0
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = [claim for path in claim_files() for claim in load_claims(path)]
+PROOFS = [(claim, proof) for claim in CLAIMS for proof in claim.declared(SymbolicProof)]
 
 
 def _once(benchmark, function):
@@ -41,19 +42,8 @@ def catalog_results(tmp_path_factory) -> Path:
 
 
 def test_catalog_under_60_seconds(benchmark, catalog_results):
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "claims",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--results",
-        str(catalog_results),
-    ]
-    env = {**os.environ, "THEORY_CLAIMS_PROFILE": "ci"}
-    _once(benchmark, lambda: subprocess.run(command, cwd=ROOT, env=env, check=False, capture_output=True))
+    command = pytest_command([ROOT / "claims"], results=catalog_results)
+    _once(benchmark, lambda: run_pytest(command, profile="ci", capture=True))
     assert catalog_results.exists()
     assert benchmark.stats.stats.max < CATALOG_SECONDS
 
@@ -67,11 +57,11 @@ def test_report_build_under_10_seconds(benchmark, catalog_results, tmp_path):
     assert benchmark.stats.stats.max < REPORT_SECONDS
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.proofs], ids=lambda c: c.id)
-def test_proof_under_3_seconds(benchmark, claim):
+@pytest.mark.parametrize(("claim", "declared"), PROOFS, ids=[claim.id for claim, _ in PROOFS])
+def test_proof_under_3_seconds(benchmark, claim, declared):
     def prove() -> Proof:
         proof = Proof()
-        for function in claim.proofs:
+        for function in declared.functions:
             function(proof)
         return proof
 
@@ -80,7 +70,7 @@ def test_proof_under_3_seconds(benchmark, claim):
     assert benchmark.stats.stats.max < PROOF_SECONDS
 
 
-SWEEPS = [(claim.id, sweep) for claim in CLAIMS for sweep in claim.sweeps if "float32" in sweep.dtypes]
+SWEEPS = [(claim.id, sweep) for claim in CLAIMS for sweep in claim.declared(Sweep) if "float32" in sweep.dtypes]
 SWEEP_ELEMENTS = PROFILE_SWEEP_ELEMENTS["thorough"]
 """Positions × d_model per benchmarked run: the dense sweep as the thorough profile runs it (the ci profile's
 2^18 is a one-chunk smoke run); each sweep still stops at its own positions (65,536 at most)."""
@@ -99,7 +89,7 @@ ABOVE_THE_FLOOR = {
 @pytest.mark.parametrize("d_model", [64, 512, 4096])
 def test_sweep_throughput(benchmark, claim_id, sweep, d_model):
     """Best of 3 warm runs, against the best of 3 of the floor over as many elements as the sweep checks cases."""
-    single = Sweep(sweep.name, sweep.function, ("float32",), (d_model,), sweep.positions)
+    single = Sweep(sweep.name, sweep.function, ("float32",), (d_model,), sweep.positions, sweep.offsets)
     (run,) = benchmark.pedantic(lambda: run_sweep(single, SWEEP_ELEMENTS), rounds=3, iterations=1, warmup_rounds=1)
     assert run.status == "passed", run.message
     best = benchmark.stats.stats.min

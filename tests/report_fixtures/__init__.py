@@ -7,15 +7,18 @@ MathML, failed and crashed runs, figures of every kind, a second machine with CU
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import json
 from pathlib import Path
 from typing import Any
 
-from checks.discovery import find_claim
-from checks.evaluate import evaluate_once
-from checks.results import broken_record, claim_record, environment, write_results
+from checks.engine.discovery import find_claim
+from checks.engine.environment import environment
+from checks.engine.evaluate import broken_file
+from checks.engine.outcomes import Outcomes
+from checks.results.codec import to_json
+from checks.results.files import write_json
+from checks.results.records import SCHEMA_VERSION
 
 REAL_CLAIMS = ("pe.constant-norm", "pe.shift-is-rotation", "rope.relative-score")
 ESCAPE_ID = "report.escaping"
@@ -26,14 +29,8 @@ ESCAPE_DOCUMENT = "002_86fa32f25d4c4c54.txt"
 
 @functools.cache
 def _real() -> str:
-    records = []
-    for claim_id in REAL_CLAIMS:
-        outcome = evaluate_once(find_claim(claim_id))
-        record = claim_record(outcome)
-        for written, probe in zip(record["probes"], outcome.probes, strict=True):
-            written.setdefault("figures", [dataclasses.asdict(f) for f in probe.figures])
-        records.append(record)
-    return json.dumps(records)
+    outcomes = Outcomes()
+    return json.dumps([to_json(outcomes.record(find_claim(claim_id))) for claim_id in REAL_CLAIMS])
 
 
 def real_records() -> list[dict[str, Any]]:
@@ -57,6 +54,8 @@ def figures() -> list[dict[str, Any]]:
             },
             "matrix": [],
             "marks": {"limit 2⁷": 128},
+            "log_x": False,
+            "log_y": False,
         },
         {
             "name": "ellipse",
@@ -70,6 +69,8 @@ def figures() -> list[dict[str, Any]]:
             },
             "matrix": [],
             "marks": {},
+            "log_x": False,
+            "log_y": False,
         },
         {
             "name": "heatmap",
@@ -81,6 +82,8 @@ def figures() -> list[dict[str, Any]]:
             "series": {},
             "matrix": [[((r * c) % 7 - 3) / 3 for c in range(16)] for r in range(16)],
             "marks": {},
+            "log_x": False,
+            "log_y": False,
         },
     ]
 
@@ -88,8 +91,10 @@ def figures() -> list[dict[str, Any]]:
 def escaping_record() -> dict[str, Any]:
     """A refuted claim whose every text field holds markup that must render as text."""
     run = {
-        "check": "hostile <b>check</b>",
+        "kind": "check",
+        "name": "hostile <b>check</b>",
         "implementation": "numpy",
+        "reference": True,
         "device": "cpu",
         "dtype": "float32",
         "status": "failed",
@@ -108,47 +113,60 @@ def escaping_record() -> dict[str, Any]:
         "title": ESCAPE_TITLE,
         "statement": 'Markup in a statement: <b>bold</b> & "quoted" stays text.',
         "sources": [{"document": ESCAPE_DOCUMENT, "section": "§3 <i>sin</i> 하나로는 부족하다", "text": ESCAPE_QUOTE}],
+        "origin": "claims/report_escaping.py",
         "depends": ["pe.constant-norm", "missing.claim"],
         "expected": "refuted",
         "observed": "refuted",
         "out_of_scope": "",
-        "symbolic": {
-            "status": "refuted",
-            "seconds": 0.01,
-            "steps": [
-                {"label": "<img src=x onerror=alert(2)>", "text": "x = 1", "mathml": "<mi>x</mi><mo>=</mo><mn>1</mn>"},
-                {
-                    "label": "  an event handler falls back to text",
-                    "text": "x",
-                    "mathml": '<mi onclick="alert(3)">x</mi>',
-                },
-                {
-                    "label": "  a script falls back to text",
-                    "text": "x",
-                    "mathml": "<mi>x</mi><script>alert(4)</script>",
-                },
-            ],
-            "facts": [{"label": "<u>fact</u>", "holds": False}],
-            "conditions": [],
-            "decisions": [
-                {
-                    "status": "refuted",
-                    "statement": "Eq(sin(x), x) </pre><script>alert(8)</script>",
-                    "reason": "<b>nonzero remainder</b>",
-                    "witness": {"x": "1.0"},
-                    "conditions": [],
-                    "certificates": [],
-                }
-            ],
-        },
-        "numeric": [run, passed, skipped],
-        "probes": [
+        "evidence": [
             {
+                "kind": "proof",
+                "status": "refuted",
+                "seconds": 0.01,
+                "steps": [
+                    {
+                        "label": "<img src=x onerror=alert(2)>",
+                        "text": "x = 1",
+                        "mathml": "<mi>x</mi><mo>=</mo><mn>1</mn>",
+                    },
+                    {
+                        "label": "  an event handler falls back to text",
+                        "text": "x",
+                        "mathml": '<mi onclick="alert(3)">x</mi>',
+                    },
+                    {
+                        "label": "  a script falls back to text",
+                        "text": "x",
+                        "mathml": "<mi>x</mi><script>alert(4)</script>",
+                    },
+                ],
+                "facts": [{"label": "<u>fact</u>", "holds": False}],
+                "conditions": [],
+                "decisions": [
+                    {
+                        "status": "refuted",
+                        "statement": "Eq(sin(x), x) </pre><script>alert(8)</script>",
+                        "reason": "<b>nonzero remainder</b>",
+                        "witness": {"x": "1.0"},
+                        "conditions": [],
+                        "certificates": [],
+                        "expected": "proved",
+                        "mathml": "",
+                    }
+                ],
+                "witness": {"x": "1.0"},
+            },
+            run,
+            passed,
+            skipped,
+            {
+                "kind": "probe",
                 "name": "figures <i>probe</i>",
                 "seconds": 0.01,
                 "measurements": {"<b>key</b>": [1, 2.5, "</td><script>alert(9)</script>"]},
+                "findings": [],
                 "figures": figures(),
-            }
+            },
         ],
         "findings": [{"kind": "counterexample", "text": "x = 1 </p><script>alert(6)</script>", "data": {"<x>": "<y>"}}],
         "errors": [],
@@ -156,27 +174,42 @@ def escaping_record() -> dict[str, Any]:
     }
 
 
+def probe_figures(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures of a record's first probe."""
+    return next(item for item in record["evidence"] if item["kind"] == "probe")["figures"]
+
+
+def proof_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The steps of a record's proof."""
+    return next(item for item in record["evidence"] if item["kind"] == "proof")["steps"]
+
+
 def on_cuda(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The same records as a GPU machine would write them: every cuda run copied from its cpu twin, passed."""
+    """The same records as a GPU machine would write them: every cuda check run copied from its cpu twin, passed."""
     moved = copy.deepcopy(records)
     for record in moved:
-        cpu = {(r["check"], r["implementation"], r["dtype"]): r for r in record["numeric"] if r["device"] == "cpu"}
-        for run in record["numeric"]:
-            twin = cpu.get((run["check"], run["implementation"], run["dtype"]))
+        checks = [item for item in record["evidence"] if item["kind"] == "check"]
+        cpu = {(r["name"], r["implementation"], r["dtype"]): r for r in checks if r["device"] == "cpu"}
+        for run in checks:
+            twin = cpu.get((run["name"], run["implementation"], run["dtype"]))
             if run["device"] == "cuda" and twin and twin["status"] == "passed":
                 run.update({**twin, "device": "cuda"})
     return moved
+
+
+def write_document(path: Path, claims: list[dict[str, Any]], env: dict[str, Any]) -> Path:
+    """A results file holding these records as written (JSON in the current schema)."""
+    write_json(path, {"schema": SCHEMA_VERSION, "environment": env, "claims": sorted(claims, key=lambda c: c["id"])})
+    return path
 
 
 def write_fixture_results(folder: Path) -> tuple[Path, Path]:
     """cpu.json (real claims, the escaping record, a broken file) and cuda.json (real claims on a GPU machine)."""
     folder.mkdir(parents=True, exist_ok=True)
     real = real_records()
-    env = environment("ci", "derandomized")
-    cpu = folder / "cpu.json"
-    broken = broken_record("claims/not_loading.py", "SyntaxError: <unexpected> & broken")
-    write_results(cpu, [*real, escaping_record(), broken], env)
+    env = to_json(environment("ci", "derandomized"))
+    broken = to_json(broken_file(Path("claims/not_loading.py"), "SyntaxError: <unexpected> & broken"))
+    cpu = write_document(folder / "cpu.json", [*real, escaping_record(), broken], env)
     gpu_env = {**env, "gpus": ["NVIDIA H200 (fixture)"], "cuda": "12.9", "hypothesis_seed": "12345"}
-    cuda = folder / "cuda.json"
-    write_results(cuda, on_cuda(real), gpu_env)
+    cuda = write_document(folder / "cuda.json", on_cuda(real), gpu_env)
     return cpu, cuda

@@ -1,0 +1,60 @@
+"""Find claim files and load the claims they declare; no registry to edit."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import cache
+from pathlib import Path
+
+from checks.engine.claim import Claim
+
+CLAIMS_DIR = Path(__file__).resolve().parents[2] / "claims"
+
+
+def claim_files(directory: Path = CLAIMS_DIR) -> list[Path]:
+    return sorted(p for p in directory.glob("*.py") if not p.name.startswith("_"))
+
+
+def load_claims(path: Path) -> list[Claim]:
+    """Import one claim file in isolation and return the Claim objects it defines."""
+    name = f"claims_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: not an importable Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    claims = [value for value in vars(module).values() if isinstance(value, Claim)]
+    if not claims:
+        raise ValueError(f"{path}: defines no Claim; see README 'Adding a claim'")
+    for claim in claims:
+        claim.origin = path
+    return claims
+
+
+@cache
+def _index(directory: Path) -> tuple[dict[str, Claim], tuple[str, ...]]:
+    """Claims by id, and the files that failed to load (each reported by its own test)."""
+    claims: dict[str, Claim] = {}
+    failed = []
+    for path in claim_files(directory):
+        try:
+            for claim in load_claims(path):
+                claims.setdefault(claim.id, claim)
+        except Exception:  # a bad file is reported where it is collected
+            failed.append(path.name)
+    return claims, tuple(failed)
+
+
+def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
+    """The claim with this id among the claim files in ``directory``."""
+    claims, failed = _index(directory)
+    if claim_id not in claims:
+        unloaded = f" (files that failed to load: {', '.join(failed)})" if failed else ""
+        raise LookupError(f"no claim with id {claim_id!r} under {directory}{unloaded}")
+    return claims[claim_id]

@@ -1,0 +1,59 @@
+"""The environment of a run: versions, CPU and GPUs, TF32 settings, commit, date, Hypothesis profile and seed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import platform
+import subprocess
+from pathlib import Path
+
+import hypothesis
+import numpy as np
+import sympy as sp
+import torch
+
+from checks.results.files import ROOT
+from checks.results.records import Environment
+
+
+def environment(profile: str, seed: str) -> Environment:
+    """This machine and this run."""
+    gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    return Environment(
+        python=platform.python_version(),
+        torch=torch.__version__,
+        numpy=np.__version__,
+        sympy=sp.__version__,
+        hypothesis=hypothesis.__version__,
+        platform=platform.platform(),
+        cpu=_cpu_name(),
+        gpus=gpus,
+        cuda=torch.version.cuda if gpus else None,
+        gpu_driver=_output(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"]) if gpus else None,
+        tf32_matmul=torch.backends.cuda.matmul.allow_tf32,
+        tf32_cudnn=torch.backends.cudnn.allow_tf32,
+        float32_matmul_precision=torch.get_float32_matmul_precision(),
+        commit=_output(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
+        date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        hypothesis_profile=profile,
+        hypothesis_seed=seed,
+    )
+
+
+def _output(command: list[str]) -> str:
+    """A command's first line of output, or "unknown" when it cannot run."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip().splitlines()[0] if done.stdout.strip() else "unknown"
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

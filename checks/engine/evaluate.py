@@ -1,0 +1,101 @@
+"""Evaluate one claim: verify its quotes, run each piece of evidence, weigh it all into the observed verdict."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from checks.engine.claim import Claim
+from checks.engine.limits import Guard
+from checks.evidence import Dependency, Evidence, kinds
+from checks.results.files import ROOT
+from checks.results.records import ClaimRecord, EvidenceRecord, Finding
+from checks.verdicts import Verdict, observe
+
+Resolve = Callable[[str], Dependency]
+"""The outcome of another claim, by id (checks.engine.outcomes evaluates each once per run)."""
+
+
+class _Context:
+    """What the engine lends each piece of evidence of one claim while it runs (checks.evidence.RunContext)."""
+
+    def __init__(self, claim: Claim, guard: Guard, resolve: Resolve | None) -> None:
+        self.claim_id, self.guard, self._resolve = claim.id, guard, resolve
+
+    def dependency(self, claim_id: str) -> Dependency:
+        if self._resolve is None:
+            raise LookupError(f"{self.claim_id}: no other claims to depend on in this evaluation")
+        return self._resolve(claim_id)
+
+
+def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
+    """Run everything the claim declares; a crash anywhere makes it broken, never refuted."""
+    started = time.perf_counter()
+    guard = Guard(claim.id)
+    guard("sources", lambda: [quote.verify() for quote in claim.sources])
+    records: list[EvidenceRecord] = []
+    if not claim.out_of_scope:
+        context = _Context(claim, guard, resolve)
+        for evidence in sorted(claim.evidence, key=lambda e: type(e).order):
+            guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
+    present = [kind for kind in kinds() if any(isinstance(r, kind.record_type) for r in records)]
+    mine = {kind: [r for r in records if isinstance(r, kind.record_type)] for kind in present}
+    verdict = observe(
+        [kind.weigh(found) for kind, found in mine.items()],
+        crashed=bool(guard.errors),
+        out_of_scope=bool(claim.out_of_scope),
+    )
+    return ClaimRecord(
+        id=claim.id,
+        origin=repository_path(claim.origin),
+        title=claim.title,
+        statement=claim.statement,
+        sources=list(claim.sources),
+        depends=list(claim.depends),
+        expected=Verdict(claim.expect),
+        observed=verdict,
+        out_of_scope=claim.out_of_scope,
+        evidence=records,
+        findings=[finding for kind, found in mine.items() for finding in kind.findings(found)],
+        errors=guard.errors,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def broken_file(path: Path, error: str) -> ClaimRecord:
+    """The record of a claim file that could not even be loaded (its id: ``file:`` and its repository path)."""
+    where = repository_path(path)
+    return ClaimRecord(
+        id=f"file:{where}",
+        origin=where,
+        title=f"claim file {where} did not load",
+        statement="",
+        sources=[],
+        depends=[],
+        expected=Verdict.PROVED,
+        observed=Verdict.BROKEN,
+        out_of_scope="",
+        evidence=[],
+        findings=[],
+        errors=[error],
+        seconds=0.0,
+    )
+
+
+def dependency_of(record: ClaimRecord) -> Dependency:
+    """What a derivation sees of an evaluated claim."""
+    return Dependency(record.id, record.observed, [Finding(f.kind, f.text, dict(f.data)) for f in record.findings])
+
+
+def repository_path(path: Path | None) -> str:
+    """A claim file relative to the repository when it lies inside it."""
+    if path is None:
+        return ""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+__all__ = ["Evidence", "Resolve", "broken_file", "dependency_of", "evaluate", "repository_path"]

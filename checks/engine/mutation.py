@@ -1,0 +1,74 @@
+"""python -m checks.engine.mutation: run every mutant through --impl and print the mutation score.
+
+One pytest process runs every claim with an implementation check, with all mutants registered;
+a mutant is killed when one of its runs fails. Exit status 1 when a mutant survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from checks.engine.discovery import claim_files, load_claims
+from checks.engine.launcher import pytest_command, run_pytest
+from checks.evidence.check import Check
+from checks.implementations.mutants import MUTANTS, python_name
+from checks.results.codec import to_json
+from checks.results.files import DEFAULT_RESULTS, ResultsError, read_results, write_json
+from checks.results.records import Kill, MutantResult, MutationResults, Results, Run
+
+DEFAULT_OUT = DEFAULT_RESULTS.parent / "mutants.json"
+
+
+def implementation_claims() -> list[Path]:
+    """Claim files with at least one check that concerns an implementation (``uses=``)."""
+    return [path for path in claim_files() if any(c.uses for claim in load_claims(path) for c in claim.declared(Check))]
+
+
+def run(profile: str) -> Results:
+    """Run the claims with every mutant registered; return their results."""
+    with tempfile.TemporaryDirectory() as folder:
+        results = Path(folder) / "results.json"
+        mutants = [f"checks.implementations.mutants:{python_name(mutant.name)}" for mutant in MUTANTS]
+        command = pytest_command(implementation_claims(), results=results, implementations=mutants)
+        run_pytest(command, profile=profile)
+        return read_results(results)
+
+
+def score(results: Results) -> MutationResults:
+    """Per mutant: killed or not, and every claim/check run that killed it."""
+    rows = []
+    for mutant in MUTANTS:
+        runs = [(c.id, run) for c in results.claims for run in c.of(Run) if run.implementation == mutant.name]
+        killers = [
+            Kill(claim_id, run.name, run.device, run.dtype, run.message[:300])
+            for claim_id, run in runs
+            if run.status in ("failed", "error")
+        ]
+        ran = any(run.ran for _, run in runs)
+        rows.append(MutantResult(mutant.name, mutant.bug, ran, bool(killers), killers))
+    return MutationResults(sum(row.killed for row in rows), len(rows), rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m checks.engine.mutation", description=__doc__)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the mutation results (JSON)")
+    parser.add_argument("--profile", default="ci", help="Hypothesis profile for the run (default ci)")
+    args = parser.parse_args(argv)
+    try:
+        results = score(run(args.profile))
+    except ResultsError as error:
+        print(f"error: the mutation run wrote no usable results: {error}")
+        return 2
+    for row in results.mutants:
+        first = row.killed_by[0] if row.killed_by else None
+        by = f"{first.claim} / {first.check} ({first.dtype})" if first else "SURVIVED"
+        print(f"{'killed  ' if row.killed else 'SURVIVED'} {row.mutant:<34} {by}")
+    print(f"mutation score: {results.killed}/{results.total} killed")
+    write_json(args.out, to_json(results))
+    return 0 if results.killed == results.total else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Each claim evaluated at most once per run, its record shared with the claims that depend on it.
+
+In one process the records are kept in memory. Under pytest-xdist the workers share a folder the
+controller made for the run: whoever needs a claim first evaluates it under a file lock and writes
+its record there, and every other worker (running the claim's own test, or a claim derived from it)
+reads that record instead of evaluating again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from filelock import FileLock
+
+from checks.engine.claim import Claim
+from checks.engine.discovery import CLAIMS_DIR, find_claim
+from checks.engine.evaluate import dependency_of, evaluate
+from checks.engine.limits import time_limit
+from checks.evidence import Dependency
+from checks.results.codec import from_json, to_json
+from checks.results.records import ClaimRecord
+
+
+class Outcomes:
+    """The records of one run, by claim id."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+        self._records: dict[str, ClaimRecord] = {}
+        self._evaluating: list[str] = []
+        self.evaluated: list[str] = []
+        """The claims this process evaluated itself, in order (a test counts them)."""
+
+    def record(self, claim: Claim) -> ClaimRecord:
+        """The claim's record, evaluating it only if no one in this run has."""
+        if claim.id not in self._records:
+            if claim.id in self._evaluating:
+                chain = " → ".join([*self._evaluating[self._evaluating.index(claim.id) :], claim.id])
+                raise LookupError(f"claims depend on each other in a cycle: {chain}")
+            self._records[claim.id] = self._shared(claim) if self.folder else self._evaluate(claim)
+        return self._records[claim.id]
+
+    def dependency(self, claim_id: str, directory: Path = CLAIMS_DIR) -> Dependency:
+        """What a derived claim sees of the claim ``claim_id`` among the claim files in ``directory``."""
+        return dependency_of(self.record(find_claim(claim_id, directory)))
+
+    def _evaluate(self, claim: Claim) -> ClaimRecord:
+        directory = claim.origin.parent if claim.origin else CLAIMS_DIR
+        self._evaluating.append(claim.id)
+        try:
+            record = evaluate(claim, lambda claim_id: self.dependency(claim_id, directory))
+        finally:
+            self._evaluating.pop()
+        self.evaluated.append(claim.id)
+        return record
+
+    def _shared(self, claim: Claim) -> ClaimRecord:
+        assert self.folder is not None
+        stored = self.folder / f"{claim.id}.json"
+        limit = time_limit()
+        with FileLock(self.folder / f"{claim.id}.lock", timeout=3 * limit + 60 if limit > 0 else -1):
+            if stored.is_file():
+                return from_json(ClaimRecord, json.loads(stored.read_text(encoding="utf-8")))
+            record = self._evaluate(claim)
+            stored.write_text(json.dumps(to_json(record), ensure_ascii=False), encoding="utf-8")
+            return record

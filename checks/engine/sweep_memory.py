@@ -1,0 +1,75 @@
+"""The memory a dense sweep computes into: tensors kept for the process and lent to each chunk in turn.
+
+Fresh pages cost a chunk more than the arithmetic on them (a 1 MB sin table: 0.8 ms fresh against
+0.3 ms reused on a 2-core machine), so every grid-sized tensor a sweep forms lives in a buffer kept
+here. A chunk takes buffers as it needs them, gives back the ones an equation has consumed (so the
+next equation reuses them while they are still in cache), and returns all of them when it ends.
+Buffers are lent in the order they were made, so every chunk of a sweep lays out alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+_KEPT: dict[tuple[str, torch.dtype], list[torch.Tensor]] = {}
+"""Flat buffers by device and dtype, shared by the sweep runs of the process (one at a time: a second
+Memory lending them at once would hand out buffers the first still holds)."""
+
+
+class Memory:
+    """Lends kept buffers to one sweep run on one device."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self._lent: dict[int, tuple[torch.Tensor, tuple[torch.dtype, int]]] = {}
+        """id of a lent view → the view (held, so its id is not reused) and (dtype, index of its buffer)."""
+        self._busy: set[tuple[torch.dtype, int]] = set()
+
+    def take(self, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+        """An uninitialised tensor of ``shape`` in a kept buffer no one else holds."""
+        size = math.prod(shape)
+        kept = _KEPT.setdefault((self.device, dtype), [])
+        index = next(
+            (n for n, b in enumerate(kept) if (dtype, n) not in self._busy and b.numel() >= size),
+            None,
+        )
+        if index is None:
+            kept.append(torch.empty(max(size, 1), dtype=dtype, device=self.device))
+            index = len(kept) - 1
+        view = kept[index][:size].view(shape)
+        self._busy.add((dtype, index))
+        self._lent[id(view)] = (view, (dtype, index))
+        return view
+
+    def lent(self, tensor: object) -> bool:
+        """Whether ``tensor`` is a view this memory lent and has not had back."""
+        entry = self._lent.get(id(tensor))
+        return entry is not None and entry[0] is tensor
+
+    def adopt(self, view: torch.Tensor, of: torch.Tensor) -> torch.Tensor:
+        """Lend ``view`` (a view of the lent ``of``) in its place: giving it back frees their buffer."""
+        _, key = self._lent.pop(id(of))
+        self._lent[id(view)] = (view, key)
+        return view
+
+    def give(self, tensor: object) -> None:
+        """Take back a lent tensor (a no-op for anything else): its buffer is free for the next taker."""
+        if self.lent(tensor):
+            _, key = self._lent.pop(id(tensor))
+            self._busy.discard(key)
+
+    def holding(self) -> set[int]:
+        """What is lent now (to give back, later, whatever was lent after)."""
+        return set(self._lent)
+
+    def give_back_since(self, before: set[int]) -> None:
+        """Take back everything lent since ``holding()`` returned ``before``."""
+        for key in [key for key in self._lent if key not in before]:
+            self.give(self._lent[key][0])
+
+    def reset(self) -> None:
+        """Every buffer free again (a chunk ends)."""
+        self._lent.clear()
+        self._busy.clear()

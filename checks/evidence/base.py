@@ -1,0 +1,108 @@
+"""A kind of evidence: how it is declared, how it runs, how it is recorded, how it weighs, how it is shown.
+
+Each kind is one subclass of ``Evidence`` in its own module of this package, found there by
+``checks.evidence.kinds()``; its record is a ``checks.results.EvidenceRecord`` and its report
+partial is ``reports/templates/<template>``. A claim file declares it through the decorator the
+kind names (``@claim.<decorator>``). Kind modules import nothing heavy at module level: the report
+reads their records without torch, Hypothesis or SymPy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from checks.results.records import EvidenceRecord, Finding, Run
+from checks.verdicts import Verdict, Weight
+
+if TYPE_CHECKING:
+    from checks.engine.claim import Claim
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """What a derivation sees of a claim it depends on: its observed verdict and its findings."""
+
+    id: str
+    verdict: Verdict
+    findings: list[Finding] = field(default_factory=list)
+
+
+class RunContext(Protocol):
+    """What the engine lends a piece of evidence while it runs."""
+
+    @property
+    def claim_id(self) -> str: ...
+
+    def guard(self, what: str, action: Callable[[], object]) -> None:
+        """Run ``action``; a crash (or the claim's time limit) is recorded as the claim's error, not raised."""
+
+    def dependency(self, claim_id: str) -> Dependency:
+        """The outcome of another claim, evaluated at most once per run."""
+
+
+class Evidence:
+    """One piece of evidence a claim declares. Subclasses set the class attributes and the methods."""
+
+    kind: ClassVar[str]
+    """The tag of its records in results files."""
+    decorator: ClassVar[str]
+    """The name claim files declare it with: ``@claim.<decorator>``."""
+    order: ClassVar[int]
+    """Where it runs and shows among the kinds (lower first)."""
+    title: ClassVar[str]
+    """The heading of its section on a claim page."""
+    template: ClassVar[str]
+    """Its report partial under reports/templates/, rendered with ``records`` (a list of its records)."""
+    record_type: ClassVar[type[EvidenceRecord]]
+
+    name: str
+
+    @classmethod
+    def declare(cls, claim: Claim, *args: Any, **options: Any) -> Any:
+        """The decorator ``@claim.<decorator>(...)``: adds an instance to ``claim.evidence``."""
+        raise NotImplementedError
+
+    def run(self, context: RunContext) -> list[EvidenceRecord]:
+        """Run and return the records (a crash is the engine's to record: the claim becomes broken)."""
+        raise NotImplementedError
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        """What these records (every record of this kind for one claim) say about the claim."""
+        raise NotImplementedError
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        """The findings these records make (shown on the claim page, and repeated by derived claims)."""
+        return []
+
+
+def name_of(function: Callable[..., Any], index: int) -> str:
+    """A declaration's name: the function's, or for ``def _`` the first docstring line (else its number)."""
+    name = getattr(function, "__name__", "_")
+    doc = (getattr(function, "__doc__", None) or "").strip().splitlines()
+    if name == "_" and doc:
+        return doc[0]
+    return name if name != "_" else f"#{index + 1}"
+
+
+def weigh_runs(runs: Sequence[Run]) -> Weight:
+    """The weight of numeric runs: only the references' count; an error is a crash, a failure a counterexample."""
+    own = [run.status for run in runs if run.reference]
+    return Weight(
+        crashed="error" in own,
+        refutes="failed" in own,
+        support="holds" if "passed" in own else None,
+    )
+
+
+def run_findings(runs: Sequence[Run]) -> list[Finding]:
+    """A failed reference run is a counterexample; another implementation's failure is its matrix cell."""
+    found = []
+    for run in runs:
+        if run.status == "failed":
+            kind = "counterexample" if run.reference else "implementation"
+            found.append(Finding(kind, f"{run.label}: {run.message}", dict(run.failing_input)))
+    return found

@@ -1,0 +1,113 @@
+"""Numeric check: a Hypothesis property run per implementation × device × dtype (checks.engine.harness)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from checks.evidence.base import Evidence, RunContext, name_of, run_findings, weigh_runs
+from checks.helpers.devices import DEVICES
+from checks.helpers.tolerances import FLOATS
+from checks.implementations.capabilities import CAPABILITIES
+from checks.results.codec import JSON
+from checks.results.records import EvidenceRecord, Finding, Run
+from checks.verdicts import Weight
+
+if TYPE_CHECKING:
+    from checks.engine.claim import Claim
+
+BACKENDS = ("numpy", "torch")
+
+
+@dataclass
+class CheckRun(Run):
+    """What one check saw on one implementation, device and dtype: examples, worst error against its tolerance."""
+
+    kind = "check"
+    examples: int = 0
+    counterexample: dict[str, JSON] | None = None
+    """The input the property failed at (Hypothesis's shrunk example)."""
+
+    unit = "examples"
+
+    @property
+    def count(self) -> int:
+        return self.examples
+
+    @property
+    def label(self) -> str:
+        return f"{self.implementation}: {self.name}"
+
+    @property
+    def failing_input(self) -> dict[str, JSON]:
+        return self.counterexample or self.worst_input
+
+
+class Check(Evidence):
+    """A ``@given`` property ``def _(t, ...)`` and where it runs."""
+
+    kind, decorator, order = "check", "check", 20
+    title = "Numeric checks"
+    template = "evidence/check.html.j2"
+    record_type = CheckRun
+
+    def __init__(
+        self,
+        name: str,
+        test: Callable[..., Any],
+        dtypes: tuple[str, ...],
+        backends: tuple[str, ...],
+        devices: tuple[str, ...],
+        uses: str | None,
+    ) -> None:
+        self.name, self.test, self.dtypes, self.backends, self.devices, self.uses = (
+            name,
+            test,
+            dtypes,
+            backends,
+            devices,
+            uses,
+        )
+
+    @classmethod
+    def declare(
+        cls,
+        claim: Claim,
+        dtypes: tuple[str, ...] = FLOATS,
+        backends: tuple[str, ...] = BACKENDS,
+        devices: tuple[str, ...] = DEVICES,
+        uses: str | None = None,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorate a ``@given`` test ``def _(t, ...)``, run on every device and dtype.
+
+        Without ``uses``, ``t.impl`` is the project's reference on each of ``backends``. With
+        ``uses="rope"`` (or "sinusoidal", "attention") the check concerns an implementation: it runs
+        against every registered implementation offering that capability; only the references'
+        runs decide the verdict, the others fill the claims × implementations matrix.
+        """
+        unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *CAPABILITIES})
+        if unknown:
+            raise ValueError(f"{claim.id}: {sorted(map(str, unknown))} not among {BACKENDS} and {CAPABILITIES}")
+
+        def register(test: Callable[..., Any]) -> Callable[..., Any]:
+            if not hasattr(test, "hypothesis"):
+                raise TypeError(f"{claim.id}: a check must be decorated with @given first")
+            name = name_of(test, len(claim.declared(cls)))
+            claim.add(cls(name, test, tuple(dtypes), tuple(backends), tuple(devices), uses))
+            return test
+
+        return register
+
+    def run(self, context: RunContext) -> list[EvidenceRecord]:
+        from checks.engine.harness import run_check
+
+        return list(run_check(self))
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        return weigh_runs([r for r in records if isinstance(r, CheckRun)])
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        return run_findings([r for r in records if isinstance(r, CheckRun)])

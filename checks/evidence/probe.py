@@ -1,0 +1,113 @@
+"""Probe: a measurement ``def _(r)`` that records findings (a boundary, a counterexample), values and figures."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from checks.evidence.base import Evidence, RunContext, name_of
+from checks.results.codec import JSON, plain
+from checks.results.records import EvidenceRecord, Figure, Finding, FindingKind, Series
+from checks.verdicts import Weight
+
+if TYPE_CHECKING:
+    from checks.engine.claim import Claim
+
+FIGURE_KINDS = ("lines", "scatter", "heatmap")
+
+
+@dataclass
+class ProbeRecord(EvidenceRecord):
+    """What one probe measured and found."""
+
+    kind = "probe"
+    name: str
+    seconds: float = 0.0
+    measurements: dict[str, JSON] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+
+
+class Recorder:
+    """The ``r`` a probe (or a derivation) receives: it records findings, measurements and figures."""
+
+    def __init__(self, name: str) -> None:
+        self.record = ProbeRecord(name)
+
+    def condition(self, text: str, **data: Any) -> None:
+        """The statement needs a condition the document does not state: the verdict becomes qualified."""
+        self._find("condition", text, data)
+
+    def counterexample(self, text: str, **data: Any) -> None:
+        """The statement is false as written, here: the verdict becomes refuted."""
+        self._find("counterexample", text, data)
+
+    def implementation(self, text: str, **data: Any) -> None:
+        """An implementation under test (not the document) gets something wrong: a matrix cell, not the verdict."""
+        self._find("implementation", text, data)
+
+    def measure(self, key: str, value: Any) -> None:
+        """A measured value (numbers, text, lists and mappings of them), shown as measured."""
+        self.record.measurements[key] = plain(value)
+
+    def figure(self, name: str, kind: str, title: str, alt: str, **data: Any) -> None:
+        """Data for a figure the report draws (see checks.results.Figure): measured here, drawn there."""
+        if kind not in FIGURE_KINDS:
+            raise ValueError(f"figure kind {kind!r} is not one of {', '.join(FIGURE_KINDS)}")
+        data = plain(data)
+        data["series"] = {str(label): Series(**points) for label, points in data.get("series", {}).items()}
+        self.record.figures.append(Figure(name, kind, title, alt, **data))  # type: ignore[arg-type]
+
+    def implementations(self, capability: str) -> list[Any]:
+        """Every registered implementation adapter offering ``capability`` (sinusoidal, rope, attention)."""
+        from checks.implementations.registry import offering
+
+        return offering(capability)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.record.findings
+
+    def _find(self, kind: FindingKind, text: str, data: dict[str, Any]) -> None:
+        self.record.findings.append(Finding(kind, text, plain(data)))
+
+
+class Probe(Evidence):
+    """A measurement run once per claim evaluation."""
+
+    kind, decorator, order = "probe", "probe", 40
+    title = "Probes and measurements"
+    template = "evidence/probe.html.j2"
+    record_type = ProbeRecord
+
+    def __init__(self, name: str, measure: Callable[[Recorder], object]) -> None:
+        self.name, self.measure = name, measure
+
+    @classmethod
+    def declare(cls, claim: Claim, function: Callable[[Recorder], object]) -> Callable[[Recorder], object]:
+        """Decorate ``def _(r)``: r.measure, r.condition, r.counterexample, r.implementation, r.figure."""
+        claim.add(cls(name_of(function, len(claim.declared(cls))), function))
+        return function
+
+    def run(self, context: RunContext) -> list[EvidenceRecord]:
+        recorder = Recorder(self.name)
+        started = time.perf_counter()
+        self.measure(recorder)
+        recorder.record.seconds = time.perf_counter() - started
+        return [recorder.record]
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        return weigh_findings(cls.findings(records), ran=bool(records))
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        return [f for record in records if isinstance(record, ProbeRecord) for f in record.findings]
+
+
+def weigh_findings(findings: Sequence[Finding], ran: bool) -> Weight:
+    """Counterexamples refute, conditions qualify; a measurement that ran is structural support."""
+    kinds = {finding.kind for finding in findings}
+    return Weight(refutes="counterexample" in kinds, qualifies="condition" in kinds, support="holds" if ran else None)

@@ -1,0 +1,184 @@
+"""Symbolic proof: ``@claim.proof`` functions fill one ``checks.symbolic.Proof`` (decisions with certificates)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from checks.evidence.base import Evidence, RunContext
+from checks.results.records import EvidenceRecord, Finding
+from checks.verdicts import Weight
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+    from checks.engine.claim import Claim
+    from checks.symbolic import Decision, Proof
+
+ProofStatus = Literal["proved", "refuted", "unknown"]
+
+
+@dataclass
+class ProofStep:
+    """A displayed step: its label (two leading spaces: a step of the decision above), text and MathML."""
+
+    label: str
+    text: str
+    mathml: str
+
+
+@dataclass
+class CertificateRecord:
+    """polynomial = Σ quotient × relation, and whether re-expanding it confirmed that."""
+
+    polynomial: str
+    relations: list[str]
+    quotients: list[str]
+    verified: bool
+
+
+@dataclass
+class DecisionRecord:
+    """One decided identity; ``expected`` "refuted" when the claim shows that it fails."""
+
+    expected: ProofStatus
+    status: ProofStatus
+    statement: str
+    mathml: str
+    reason: str
+    witness: dict[str, str] | None
+    conditions: list[str]
+    certificates: list[CertificateRecord]
+
+
+@dataclass
+class FactRecord:
+    """A structural fact checked exactly (e.g. "M_k contains no pos")."""
+
+    label: str
+    holds: bool
+
+
+@dataclass
+class ProofRecord(EvidenceRecord):
+    """The claim's symbolic argument: proved only if every decision is, never on "unknown"."""
+
+    kind = "proof"
+    status: ProofStatus
+    seconds: float
+    steps: list[ProofStep] = field(default_factory=list)
+    facts: list[FactRecord] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    decisions: list[DecisionRecord] = field(default_factory=list)
+    witness: dict[str, str] | None = None
+    """The witness of a refuted decision (the claim's counterexample)."""
+
+    def outline(self) -> list[tuple[ProofStep, list[ProofStep]]]:
+        """Top-level steps, each with the decision's own steps under it (labels indented by two spaces)."""
+        outline: list[tuple[ProofStep, list[ProofStep]]] = []
+        for step in self.steps:
+            if step.label.startswith("  ") and outline:
+                outline[-1][1].append(ProofStep(step.label.strip(), step.text, step.mathml))
+            else:
+                outline.append((ProofStep(step.label.strip(), step.text, step.mathml), []))
+        return outline
+
+
+class SymbolicProof(Evidence):
+    """Every ``@claim.proof`` function of a claim, run in order on one shared Proof."""
+
+    kind, decorator, order = "proof", "proof", 10
+    title = "Symbolic proof"
+    template = "evidence/proof.html.j2"
+    record_type = ProofRecord
+
+    def __init__(self) -> None:
+        self.name = "proof"
+        self.functions: list[Callable[[Proof], object]] = []
+
+    @classmethod
+    def declare(cls, claim: Claim, function: Callable[[Proof], object]) -> Callable[[Proof], object]:
+        """Decorate ``def _(p: Proof)``: the symbolic argument (p.decide, p.refute, p.free_of, p.step)."""
+        proofs = claim.declared(cls)
+        proof = proofs[0] if proofs else claim.add(cls())
+        proof.functions.append(function)
+        return function
+
+    def run(self, context: RunContext) -> list[EvidenceRecord]:
+        from checks.symbolic import Proof
+
+        proof = Proof()
+        started = time.perf_counter()
+        for function in self.functions:
+            context.guard(f"proof {getattr(function, '__name__', '_')}", lambda function=function: function(proof))
+        return [record_of(proof, time.perf_counter() - started)]
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        statuses = {record.status for record in records if isinstance(record, ProofRecord)}
+        return Weight(refutes="refuted" in statuses, support="proved" if statuses == {"proved"} else None)
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        return [
+            Finding("counterexample", "the symbolic decision refutes the identity", dict(record.witness or {}))
+            for record in records
+            if isinstance(record, ProofRecord) and record.status == "refuted"
+        ]
+
+
+def record_of(proof: Proof, seconds: float) -> ProofRecord:
+    """The record of a filled-in Proof: every expression as text and as presentation MathML."""
+    decisions = [_decision(d, "proved") for d in proof.decisions]
+    decisions += [_decision(d, "refuted") for d in proof.refutations]
+    return ProofRecord(
+        status=proof.status,
+        seconds=seconds,
+        steps=[ProofStep(step.label, _text(step.expr), _mathml(step.expr)) for step in proof.steps],
+        facts=[FactRecord(fact.label, fact.holds) for fact in proof.facts],
+        conditions=list(proof.conditions),
+        decisions=decisions,
+        witness=proof.witness,
+    )
+
+
+def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
+    import sympy as sp
+
+    equation = sp.Eq(decision.lhs, decision.rhs, evaluate=False)
+    return DecisionRecord(
+        expected=expected,
+        status=decision.status,
+        statement=_text(equation),
+        mathml=_mathml(equation),
+        reason=decision.reason,
+        witness=decision.witness,
+        conditions=list(decision.conditions),
+        certificates=[
+            CertificateRecord(
+                polynomial=_text(c.polynomial),
+                relations=[_text(r) for r in c.relations],
+                quotients=[_text(q) for q in c.quotients],
+                verified=c.verify(),
+            )
+            for c in decision.certificates
+        ],
+    )
+
+
+def _text(expr: sp.Basic) -> str:
+    import sympy as sp
+
+    return sp.sstr(expr)
+
+
+def _mathml(expr: Any) -> str:
+    """Presentation MathML, or "" where SymPy's printer cannot draw the expression."""
+    from sympy.printing.mathml import mathml
+
+    try:
+        return mathml(expr, printer="presentation")
+    except Exception:
+        return ""

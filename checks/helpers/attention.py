@@ -1,0 +1,318 @@
+"""Self-attention and a simple RNN written once for any backend, and what the attention claims share.
+
+Row-vector convention throughout: a sentence is X (n × d, one token per row), Q = X W_Q,
+K = X W_K, V = X W_V, Attention = softmax(Q Kᵀ / √d_k) V row by row, and the RNN state is
+h_t = tanh(x_t W_x + h_{t−1} W_h) (the column form W_x x_t + W_h h_{t−1}, transposed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import sympy as sp
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils.flop_counter import FlopCounterMode
+
+from checks.helpers.backends import Array, Backend, TorchBackend
+from checks.helpers.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
+
+
+@contextlib.contextmanager
+def single_threaded() -> Iterator[None]:
+    """torch on one CPU thread (a context manager and a decorator).
+
+    Matrices of a few rows gain nothing from more threads and stall for milliseconds per op when
+    the cores are shared; the number of threads is restored afterwards.
+    """
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+# --- the layers ------------------------------------------------------------------------------
+
+
+def self_attention(xp: Backend, x: Array, w_q: Array, w_k: Array, w_v: Array, causal: bool = False) -> Array:
+    """softmax(Q Kᵀ / √d_k) V for every query at once: one head, no mask unless ``causal``."""
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    scores = (q @ k.T) / math.sqrt(k.shape[-1])
+    if causal:
+        size = scores.shape[0]
+        scores = scores + xp.array(np.triu(np.full((size, size), -np.inf), 1))
+    return xp.softmax(scores, axis=-1) @ v
+
+
+def attention_per_query(xp: Backend, x: Array, w_q: Array, w_k: Array, w_v: Array) -> Array:
+    """The same layer one query at a time: q_i = x_i W_Q, weights softmax(q_i Kᵀ / √d_k), output weights · V."""
+    k, v = x @ w_k, x @ w_v
+    rows = []
+    for i in range(x.shape[0]):
+        q_i = x[i] @ w_q
+        rows.append(xp.softmax((q_i @ k.T) / math.sqrt(k.shape[-1]), axis=-1) @ v)
+    return xp.stack(rows)
+
+
+def rnn_layer(xp: Backend, x: Array, w_x: Array, w_h: Array) -> Array:
+    """Every state h_t = tanh(x_t W_x + h_{t−1} W_h), h_0 = 0: n steps, each waiting for the last.
+
+    Rows are kept 1 × d so that each product is a matrix product (what a FLOP counter sees).
+    """
+    h = xp.zeros(1, w_h.shape[0])
+    states = []
+    for t in range(x.shape[0]):
+        h = tanh(xp, x[t : t + 1] @ w_x + h @ w_h)
+        states.append(h[0])
+    return xp.stack(states)
+
+
+def tanh(xp: Backend, z: Array) -> Array:
+    """tanh z = 1 − 2 / (e^{2z} + 1), from the backend's exp (saturates to ±1 when e^{2z} overflows)."""
+    return 1 - 2 / (xp.exp(2 * z) + 1)
+
+
+# --- sentences and weights -------------------------------------------------------------------
+
+
+def layer_weights(d: int, rng: np.random.Generator, count: int = 3) -> tuple[np.ndarray, ...]:
+    """``count`` d × d matrices drawn as torch.nn.Linear(d, d) initialises them: U(−1/√d, 1/√d)."""
+    bound = 1 / math.sqrt(d)
+    return tuple(rng.uniform(-bound, bound, (d, d)) for _ in range(count))
+
+
+def word_vectors(words: Sequence[str], d: int, seed: int) -> np.ndarray:
+    """One embedding row per word, in [−1, 1] (document 000: "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위").
+
+    A word gets the same vector in every sentence: vectors are drawn per vocabulary entry (sorted).
+    """
+    vocabulary = sorted(set(words))
+    table = np.random.default_rng(seed).uniform(-1.0, 1.0, (len(vocabulary), d))
+    return table[[vocabulary.index(w) for w in words]]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """n tokens (word ids, repeats allowed) in d dimensions, a layer's weights, and a reordering.
+
+    Everything random comes from ``seed``: a vocabulary of n embeddings in [−1, 1]^d, then
+    W_Q, W_K, W_V as torch.nn.Linear initialises them. ``order`` is a permutation π; the
+    reordered sentence puts word π(i) at position i (P X with P[i, π(i)] = 1).
+    """
+
+    d: int
+    words: tuple[int, ...]
+    order: tuple[int, ...]
+    seed: int
+
+    @property
+    def n(self) -> int:
+        return len(self.words)
+
+    @cached_property
+    def _draws(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        rng = np.random.default_rng(self.seed)
+        vocabulary = rng.uniform(-1.0, 1.0, (self.n, self.d))
+        return vocabulary[list(self.words)], layer_weights(self.d, rng)
+
+    @property
+    def tokens(self) -> np.ndarray:
+        """X, one embedding per row (float64)."""
+        return self._draws[0]
+
+    @property
+    def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """W_Q, W_K, W_V (float64)."""
+        w_q, w_k, w_v = self._draws[1]
+        return w_q, w_k, w_v
+
+    @property
+    def reordered_tokens(self) -> np.ndarray:
+        """P X: row i is the token at position π(i)."""
+        return self.tokens[list(self.order)]
+
+    @property
+    def moves(self) -> bool:
+        """Whether the reordering changes the sentence (not just swaps equal words)."""
+        return any(self.words[j] != w for j, w in zip(self.order, self.words, strict=True))
+
+
+def permutation_matrix(order: Sequence[int]) -> sp.Matrix:
+    """P with P[i, π(i)] = 1: (P X) row i is X row π(i)."""
+    size = len(order)
+    return sp.Matrix(size, size, lambda i, j: 1 if order[i] == j else 0)
+
+
+# --- tolerance -------------------------------------------------------------------------------
+
+
+def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> float:
+    """B with |attention computed in ``dtype`` − exact| ≤ u · B to first order (u: unit roundoff).
+
+    Inputs are the dtype's values, in float64. Each stored intermediate is rounded once
+    (relative error ≤ u) after its sum; a sum of m terms accumulated in the dtype itself
+    (float32, float64) adds up to m · u of its absolute terms, one accumulated in float32
+    (bfloat16, float16: torch and NumPy both widen) adds nothing at first order. So with
+    a = acc(d), b = acc(n), V̄ = |X||W_V|, S̄ = |X||W_Q| (|X||W_K|)ᵀ / √d, s the scores:
+
+    - V:               δv ≤ u a V̄
+    - scores:          δs ≤ u (3 a S̄ + 3 max|s|)       (Q, K, their product; the 1/√d; the shift by the row max)
+    - softmax average: ‖Σ_j a_j (δs_j − Σ a δs) v_j‖ ≤ 2 max δs · max|v|
+    - weights:         exp, their sum, the division: (2 + b) u relative; A V and its rounding: b u
+
+    B = a max V̄ + 2 max|v| (3 a max S̄ + 3 max|s|) + (2 + 2b) max|v|.
+    torch.testing's rtol is at least 2u in every dtype (float16 2.05u, bfloat16 4.1u), so
+    rtol · B covers the difference of two such computations.
+    """
+    length, width = x.shape
+    acc_d, acc_n = (1, 1) if dtype in LOW_PRECISION else (width, length)
+    magnitude = np.abs(x)
+    q_bar, k_bar, v_bar = magnitude @ np.abs(w_q), magnitude @ np.abs(w_k), magnitude @ np.abs(w_v)
+    v = x @ w_v
+    scores = (x @ w_q) @ (x @ w_k).T / math.sqrt(width)
+    s_bar = float(np.max(q_bar @ k_bar.T)) / math.sqrt(width)
+    v_max = float(np.max(np.abs(v)))
+    score_error = 3 * acc_d * s_bar + 3 * float(np.max(np.abs(scores)))
+    return acc_d * float(np.max(v_bar)) + 2 * v_max * score_error + (2 + 2 * acc_n) * v_max
+
+
+def rounding_bound(dtype: str, scale: float) -> float:
+    """2 u · B: how far rounding alone can set apart two attention outputs computed in ``dtype``.
+
+    Each is within u · B of its exact value to first order (B = ``rounding_scale``), so a difference beyond
+    2 u · B is a change of the exact outputs. This is the threshold for "changed by more than
+    rounding"; torch.testing's tolerance answers a different question (may two implementations
+    be called equal) and in float64 is 10⁹ times wider (rtol 1e-7, atol 1e-7 against u ≈ 1.1e-16).
+    """
+    return 2 * UNIT_ROUNDOFF[dtype] * scale
+
+
+def output_range(x: np.ndarray, w_v: np.ndarray) -> float:
+    """Each output row is a convex combination of the rows of V: its entries span at most 2 max|V|."""
+    return 2 * float(np.max(np.abs(x @ w_v)))
+
+
+def close_attention(t: Any, actual: Array, expected: Array, x: Array, weights: Sequence[Array], label: str) -> None:
+    """t.close for two attention outputs on inputs ``x`` and (W_Q, W_K, W_V), at ``rounding_scale``."""
+    x64, (w_q, w_k, w_v) = t.xp.to_float64(x), (t.xp.to_float64(w) for w in weights)
+    scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v)
+    t.close(actual, expected, scale=scale, bound=output_range(x64, w_v), label=label)
+
+
+# --- FLOP formulas (what torch.utils.flop_counter counts: matrix products) ---------------------
+
+n, d = sp.symbols("n d", positive=True, integer=True)
+gates = sp.Symbol("g", positive=True, integer=True)
+"""Sequence length n, model width d, gate blocks g of a recurrent cell (RNN 1, GRU 3, LSTM 4)."""
+
+
+def matmul_flops(rows: sp.Expr, inner: sp.Expr, cols: sp.Expr) -> sp.Expr:
+    """(rows × inner) @ (inner × cols): one multiply and one add per term, 2 · rows · inner · cols."""
+    return 2 * rows * inner * cols
+
+
+def attention_products(length: sp.Expr = n, width: sp.Expr = d) -> dict[str, tuple[sp.Expr, sp.Expr, sp.Expr]]:
+    """The matrix products of ``self_attention``, by name: (rows, inner, cols)."""
+    projection = (length, width, width)
+    return {
+        "X W_Q": projection,
+        "X W_K": projection,
+        "X W_V": projection,
+        "Q Kᵀ": (length, width, length),
+        "A V": (length, length, width),
+    }
+
+
+def attention_flops(length: sp.Expr = n, width: sp.Expr = d) -> sp.Expr:
+    """Σ over attention's products: 6 n d² + 4 n² d."""
+    return sp.expand(sum(matmul_flops(*shape) for shape in attention_products(length, width).values()))
+
+
+def rnn_flops(length: sp.Expr = n, width: sp.Expr = d, gate_blocks: sp.Expr = 1) -> sp.Expr:
+    """n steps of x_t W_x and h_{t−1} W_h, each (1 × d) @ (d × g d): 4 g n d²."""
+    return sp.expand(length * 2 * matmul_flops(1, width, gate_blocks * width))
+
+
+# --- counting what torch runs ----------------------------------------------------------------
+
+
+def counted_flops(function: Callable[..., Any], *args: Any) -> int:
+    """FLOPs torch.utils.flop_counter.FlopCounterMode counts while ``function(*args)`` runs."""
+    with FlopCounterMode(display=False) as counter:
+        function(*args)
+    return int(counter.get_total_flops())
+
+
+class _OpRecorder(TorchDispatchMode):
+    """Counts every aten operator dispatched while it is active."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: Counter[str] = Counter()
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        self.ops[func.overloadpacket.__name__] += 1
+        return func(*args, **(kwargs or {}))
+
+
+def dispatched_ops(function: Callable[..., Any], *args: Any) -> Counter[str]:
+    """The aten operators ``function(*args)`` dispatches, by name (each one kernel launch or more)."""
+    with _OpRecorder() as recorder:
+        function(*args)
+    return recorder.ops
+
+
+def dependency_depth(output: torch.Tensor) -> int:
+    """The longest chain of autograd nodes from ``output`` to its inputs: steps that must run in order."""
+    order: list[Any] = []
+    seen: set[Any] = set()
+    stack: list[tuple[Any, bool]] = [(output.grad_fn, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node is None or (not expanded and node in seen):
+            continue
+        if expanded:
+            order.append(node)
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        stack += [(child, False) for child, _ in node.next_functions if child is not None and child not in seen]
+    depth: dict[Any, int] = {}
+    for node in order:
+        children = [depth[c] for c, _ in node.next_functions if c is not None and c in depth]
+        depth[node] = 1 + max(children, default=0)
+    return depth.get(output.grad_fn, 0)
+
+
+# --- what the speed measurements run ---------------------------------------------------------
+
+
+def timed_layers(length: int, width: int, device: str = "cpu", train: bool = False) -> dict[str, Callable[[], Any]]:
+    """One pass over one random sentence (n × d, float32) through the attention layer and through torch.nn.RNN.
+
+    Both run the library's own kernels: attention as three projections, Q Kᵀ, softmax and A V
+    (``self_attention`` on torch), the RNN as torch's tanh recurrent layer, which loops over the
+    n steps inside. ``train``: forward and backward (gradients for every weight), as a training step does.
+    """
+    generator = torch.Generator().manual_seed(0)
+    x = torch.rand(length, width, generator=generator).to(device)
+    bound = 1 / math.sqrt(width)
+    weights = [
+        ((torch.rand(width, width, generator=generator) * 2 - 1) * bound).to(device).requires_grad_(train)
+        for _ in range(3)
+    ]
+    rnn = torch.nn.RNN(width, width).to(device).requires_grad_(train)
+    backend = TorchBackend("float32", device)
+    forward = {"attention": lambda: self_attention(backend, x, *weights), "rnn": lambda: rnn(x)[0]}
+    if not train:
+        return forward
+    return {name: (lambda run=run: run().sum().backward()) for name, run in forward.items()}

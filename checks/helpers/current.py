@@ -1,0 +1,36 @@
+"""The run in progress, as strategies see it: its dtype and the implementation's own position limit.
+
+The engine's harness sets it around each run of a check; strategies read it (helpers never import
+the engine, the engine imports this).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CurrentRun:
+    dtype: str
+    max_position: int | None = None
+    """The largest position the implementation under test takes (its table size), if it has one."""
+
+
+_CURRENT: contextvars.ContextVar[CurrentRun | None] = contextvars.ContextVar("current_run", default=None)
+
+
+def current_run() -> CurrentRun | None:
+    """The run in progress, or None outside a check (strategies then draw for float64)."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def running(run: CurrentRun) -> Iterator[None]:
+    token = _CURRENT.set(run)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)

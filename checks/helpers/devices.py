@@ -1,0 +1,13 @@
+"""The devices a claim runs on: the one list, and which of them this machine has."""
+
+from __future__ import annotations
+
+DEVICES: tuple[str, ...] = ("cpu", "cuda")
+"""Every device a check can ask for, in the order reports show them."""
+
+
+def available_devices() -> list[str]:
+    """cpu always; cuda when torch sees a GPU."""
+    import torch
+
+    return ["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"]

@@ -1,0 +1,116 @@
+"""Results files on disk: read (version, schema, typed records) and written atomically, without torch."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from checks.results.codec import JSON, DecodeError, from_json, to_json
+from checks.results.records import SCHEMA_VERSION, ClaimRecord, Environment, MutationResults, Results
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_RESULTS = ROOT / "reports" / "html" / "results.json"
+"""Where a run writes its results unless told otherwise (the report's folder, inside the repository)."""
+
+T = TypeVar("T")
+
+
+class ResultsError(ValueError):
+    """A results file that is missing, corrupt, of another schema version, or malformed."""
+
+
+def read_results(path: Path) -> Results:
+    """The typed records of a results file: ResultsError, with one clear message, for any fault."""
+    document = _load(path)
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA_VERSION:
+        found = document.get("schema") if isinstance(document, dict) else type(document).__name__
+        raise ResultsError(
+            f"{path}: schema {found!r} is not {SCHEMA_VERSION!r}; run the claims again to write this version"
+        )
+    if not isinstance(document.get("claims"), list) or not isinstance(document.get("environment"), dict):
+        raise ResultsError(f"{path}: results file lacks 'claims' or 'environment'")
+    for index, claim in enumerate(document["claims"]):
+        if not isinstance(claim, dict) or not isinstance(claim.get("id"), str) or not claim["id"]:
+            raise ResultsError(f"{path}: claim record {index} has no id")
+    return _typed(Results, document, path, _results_schema())
+
+
+def read_mutation_results(path: Path) -> MutationResults:
+    """The mutation run's results (python -m checks.engine.mutation)."""
+    return _typed(MutationResults, _load(path, "mutation results"), path, _mutants_schema())
+
+
+def write_results(path: Path, claims: list[ClaimRecord], environment: Environment) -> None:
+    """Write a results file atomically (a temporary file in the same folder, then os.replace)."""
+    document = Results(SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id))
+    write_json(path, to_json(document))
+
+
+def write_json(path: Path, document: JSON) -> None:
+    """Write JSON atomically: a reader sees the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".json")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(document, stream, indent=1, ensure_ascii=False, allow_nan=False)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _load(path: Path, what: str = "results") -> JSON:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such {what} file; run `tox -e report` or pytest first") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ResultsError(f"{path}: corrupt {what} file ({error})") from None
+    except OSError as error:
+        raise ResultsError(f"{path}: cannot read the {what} file ({error.strerror or error})") from None
+
+
+def _typed(record_type: type[T], document: JSON, path: Path, schema: dict[str, JSON]) -> T:
+    """Validate against the schema, then decode: a fault names the claim and the place in it."""
+    from checks.evidence import kinds
+    from checks.results.schema import first_problem
+
+    kinds()  # every kind of evidence record can be decoded
+    problem = first_problem(document, schema)
+    if problem is not None:
+        where, message = problem
+        raise ResultsError(f"{path}: {_place(document, where)} is malformed ({_path(where)}: {message})")
+    try:
+        return from_json(record_type, document)
+    except DecodeError as error:
+        raise ResultsError(f"{path}: malformed ({error})") from None
+
+
+def _place(document: JSON, where: list[str | int]) -> str:
+    """ "claim 'pe.bounded'" for a fault inside a claim record, else "the file"."""
+    if len(where) >= 2 and where[0] == "claims" and isinstance(where[1], int):
+        return f"claim {document['claims'][where[1]]['id']!r}"
+    return "the file"
+
+
+def _path(where: list[str | int]) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+
+
+@cache
+def _results_schema() -> dict[str, JSON]:
+    from checks.results.schema import RESULTS_SCHEMA, committed
+
+    return committed(RESULTS_SCHEMA)
+
+
+@cache
+def _mutants_schema() -> dict[str, JSON]:
+    from checks.results.schema import MUTANTS_SCHEMA, committed
+
+    return committed(MUTANTS_SCHEMA)

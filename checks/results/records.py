@@ -1,0 +1,214 @@
+"""The records of a results file: one per claim, the environment, and what each kind of evidence records.
+
+Every reader and writer goes through these types (checks.results.codec turns them into JSON and
+back, checks/results/schema.json is generated from them). A kind of evidence defines its own
+record in its module under checks/evidence, as a subclass of ``EvidenceRecord``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import ClassVar, Literal, TypeVar
+
+from checks.results.codec import JSON, Tagged
+from checks.sources import Quote
+from checks.verdicts import Verdict
+
+SCHEMA_VERSION = "theory-claims/results/2"
+"""Written into every results file; a file of another version is refused, never half-read."""
+
+FindingKind = Literal["condition", "counterexample", "implementation"]
+RunStatus = Literal["passed", "failed", "error", "skipped"]
+FigureKind = Literal["lines", "scatter", "heatmap"]
+R = TypeVar("R", bound="EvidenceRecord")
+
+
+@dataclass
+class Finding:
+    """A condition the document leaves unstated (qualified), a counterexample to it (refuted), or an
+    implementation under test getting it wrong (a matrix cell: no weight in the verdict)."""
+
+    kind: FindingKind
+    text: str
+    data: dict[str, JSON] = field(default_factory=dict)
+
+
+@dataclass
+class Series:
+    """One line or set of points of a figure (x defaults to 0, 1, 2, …)."""
+
+    y: list[float]
+    x: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Figure:
+    """Data for one figure, drawn by the report as inline SVG.
+
+    kind "lines": ``series`` maps a label to its points (given as {"x": [...], "y": [...]}); kind "scatter": the same,
+    drawn as points; kind "heatmap": ``matrix`` rows. ``marks`` are labelled vertical lines (a
+    boundary, say); ``alt`` describes the picture.
+    """
+
+    name: str
+    kind: FigureKind
+    title: str
+    alt: str
+    x_label: str = ""
+    y_label: str = ""
+    series: dict[str, Series] = field(default_factory=dict)
+    matrix: list[list[float]] = field(default_factory=list)
+    marks: dict[str, float] = field(default_factory=dict)
+    log_x: bool = False
+    log_y: bool = False
+
+
+class EvidenceRecord(Tagged):
+    """What one piece of evidence recorded; each kind (checks/evidence) subclasses it with its ``kind`` tag."""
+
+
+@dataclass
+class Run(EvidenceRecord):
+    """One run of numeric evidence on one device and dtype: what the report's badges and matrix are made of."""
+
+    name: str
+    device: str
+    dtype: str
+    status: RunStatus = "skipped"
+    max_error: float = 0.0
+    tolerance: float = 0.0
+    worst_input: dict[str, JSON] = field(default_factory=dict)
+    message: str = ""
+    seconds: float = 0.0
+    implementation: str | None = None
+    """The implementation under test (None: the engine's own computation, as in a dense sweep)."""
+    reference: bool = True
+    """Run on the project's own code: only these runs decide the claim's verdict."""
+
+    unit: ClassVar[str] = "runs"
+    """What ``count`` counts, as the report labels it."""
+
+    @property
+    def count(self) -> int:
+        return 0
+
+    @property
+    def detail(self) -> str:
+        """A short note beside the run's name (its grid, say)."""
+        return ""
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Where the run sorts among runs of the same name, device and dtype (by d_model, say)."""
+        return ()
+
+    @property
+    def label(self) -> str:
+        """The run as a finding names it."""
+        return self.name
+
+    @property
+    def failing_input(self) -> dict[str, JSON]:
+        """The input a failure is shown with."""
+        return self.worst_input
+
+    @property
+    def ran(self) -> bool:
+        return self.status != "skipped"
+
+    @property
+    def ratio(self) -> float | None:
+        """max error / tolerance (inverse margin for a "told apart" comparison); None without a tolerance."""
+        if not self.tolerance or math.isnan(self.max_error):
+            return None
+        return self.max_error / self.tolerance
+
+
+@dataclass
+class Environment:
+    """The machine and software a results file was measured with."""
+
+    python: str
+    torch: str
+    numpy: str
+    sympy: str
+    hypothesis: str
+    platform: str
+    cpu: str
+    gpus: list[str]
+    cuda: str | None
+    gpu_driver: str | None
+    tf32_matmul: bool
+    tf32_cudnn: bool
+    float32_matmul_precision: str
+    commit: str
+    date: str
+    hypothesis_profile: str
+    hypothesis_seed: str
+
+    def items(self) -> list[tuple[str, JSON]]:
+        """(name, value) of every field, for display."""
+        return [(f.name, getattr(self, f.name)) for f in fields(self)]
+
+
+@dataclass
+class ClaimRecord:
+    """Everything one evaluation of one claim produced."""
+
+    id: str
+    origin: str
+    """The claim file, relative to the repository."""
+    title: str
+    statement: str
+    sources: list[Quote]
+    depends: list[str]
+    expected: Verdict
+    observed: Verdict
+    out_of_scope: str
+    evidence: list[EvidenceRecord]
+    findings: list[Finding]
+    errors: list[str]
+    seconds: float
+
+    def of(self, record_type: type[R]) -> list[R]:
+        """The evidence records of one type (``Run`` for every numeric run)."""
+        return [record for record in self.evidence if isinstance(record, record_type)]
+
+
+@dataclass
+class Results:
+    """A results file: the environment and one record per claim."""
+
+    schema: str
+    environment: Environment
+    claims: list[ClaimRecord]
+
+
+@dataclass
+class Kill:
+    """A run that killed a mutant."""
+
+    claim: str
+    check: str
+    device: str
+    dtype: str
+    message: str
+
+
+@dataclass
+class MutantResult:
+    mutant: str
+    bug: str
+    ran: bool
+    killed: bool
+    killed_by: list[Kill]
+
+
+@dataclass
+class MutationResults:
+    """The mutation run (python -m checks.engine.mutation): each mutant and the runs that killed it."""
+
+    killed: int
+    total: int
+    mutants: list[MutantResult]
