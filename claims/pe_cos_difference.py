@@ -122,7 +122,7 @@ def every_place_offset_and_frequency(s):
     """
     here, ahead = s.pe(), s.pe(ahead=True)
     half = torch.cos(s.k * s.omega) / 2
-    swing = s.over_sums(lambda sums: torch.cos(s.omega * sums).mul_(0.5))  # cos(ω(2p + k))/2
+    swing = s.of_sum_angles(lambda angle: angle.cos_().mul_(0.5))  # cos(ω(2p + k))/2
     scale = ROUNDED_TERMS + w * (2 * pos + k)
     both = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
     s.equal("sin A sin B + cos A cos B = cos ωk", both, 2 * half, scale=scale)

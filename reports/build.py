@@ -35,7 +35,7 @@ def environment() -> Environment:
         docslug=document_slug,
         **views.FILTERS,
     )
-    env.globals["csp"] = CSP
+    env.globals.update(csp=CSP)
     return env
 
 
@@ -57,8 +57,9 @@ def build_site(sources: list[Path], out: Path) -> Path:
         pages[Path("claims") / f"{claim.slug}.html"] = _render(env, "claim.html.j2", root="../", **common, **context)
     coverage = {}
     for info in infos:
-        context = views.document_page(info, site)
-        coverage[info.name] = context["highlighted"].coverage if context["highlighted"] else None
+        highlighted = views.highlighted(info, site)
+        coverage[info.name] = highlighted.coverage if highlighted else None
+        context = views.document_page(info, highlighted)
         pages[Path("documents") / f"{info.slug}.html"] = _render(
             env, "document.html.j2", root="../", **common, **context
         )

@@ -51,7 +51,8 @@ def quote_anchor(claim: ClaimView, index: int) -> str:
     return f"q-{claim.slug}-{index + 1}"
 
 
-def document_page(info: DocumentInfo, site: Site) -> dict[str, Any]:
+def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument | None:
+    """The document's text with every claim's quotes placed, or None when its text is not on disk."""
     quotes = [
         documents.Quote(
             claim_id=claim.id,
@@ -65,7 +66,10 @@ def document_page(info: DocumentInfo, site: Site) -> dict[str, Any]:
         for n, quote in enumerate(claim.record.sources)
         if quote.document == info.name
     ]
-    highlighted = documents.highlight(info.text, quotes) if info.text is not None else None
+    return documents.highlight(info.text, quotes) if info.text is not None else None
+
+
+def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument | None) -> dict[str, Any]:
     placed = sorted((q for s in (highlighted.segments if highlighted else []) for q in s.ending), key=lambda q: q.start)
     return {"document": info, "highlighted": highlighted, "quotes": placed, "definition": documents.DEFINITION}
 

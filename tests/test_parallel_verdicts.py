@@ -11,35 +11,36 @@ numeric run and every sweep run, and whether it crashed. Timings and measured fi
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from checks.engine.launcher import pytest_command, run_pytest
+from checks.evidence.check import CheckRun
+from checks.evidence.proof import ProofRecord
+from checks.evidence.sweep import SweepRun
+from checks.results import Results, read_results
+from tests.records import claim_record, environment
+
 ROOT = Path(__file__).resolve().parent.parent
 PARALLEL_CHECK = "THEORY_CLAIMS_PARALLEL_CHECK"
-CATALOG_TIMEOUT = 900
 
 
-def verdicts(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def verdicts(results: Results) -> dict[str, dict[str, Any]]:
     """Per claim id, what a run decided (no timings, no measured figures)."""
     decided = {}
-    for claim in results["claims"]:
-        numeric = {
-            f"{r['check']} / {r['implementation']} / {r['device']} / {r['dtype']}": r["status"]
-            for r in claim["numeric"]
-        }
-        sweeps = {f"{r['sweep']} / {r['device']} / {r['dtype']} / {r['d_model']}": r["status"] for r in claim["sweeps"]}
-        decided[claim["id"]] = {
-            "observed": claim["observed"],
-            "symbolic": (claim.get("symbolic") or {}).get("status"),
+    for claim in results.claims:
+        numeric = {f"{r.name} / {r.implementation} / {r.device} / {r.dtype}": r.status for r in claim.of(CheckRun)}
+        sweeps = {f"{r.name} / {r.device} / {r.dtype} / {r.d_model}": r.status for r in claim.of(SweepRun)}
+        proofs = claim.of(ProofRecord)
+        decided[claim.id] = {
+            "observed": str(claim.observed),
+            "symbolic": proofs[0].status if proofs else None,
             "numeric": numeric,
             "sweeps": sweeps,
-            "crashed": bool(claim["errors"]),
+            "crashed": bool(claim.errors),
         }
     return decided
 
@@ -60,41 +61,38 @@ def differences(serial: dict[str, dict[str, Any]], parallel: dict[str, dict[str,
     return found
 
 
+def _claim(observed: str, sweep: str, seconds: float) -> Results:
+    evidence = [
+        ProofRecord("proved", seconds / 10),
+        CheckRun("c", "cpu", "float32", status="passed", implementation="numpy"),
+        SweepRun("s", "cpu", "float32", status=sweep, d_model=64),
+    ]
+    record = claim_record("x.y", observed, "proved", evidence=evidence, seconds=seconds)
+    return Results("", environment(), [record])
+
+
 def test_differences_ignore_timings_and_report_verdicts():
-    claim = {
-        "id": "x.y",
-        "observed": "proved",
-        "symbolic": {"status": "proved", "seconds": 0.1},
-        "numeric": [{"check": "c", "implementation": "numpy", "device": "cpu", "dtype": "float32", "status": "passed"}],
-        "sweeps": [{"sweep": "s", "device": "cpu", "dtype": "float32", "d_model": 64, "status": "passed"}],
-        "errors": [],
-        "seconds": 1.0,
-    }
-    slower = {**claim, "seconds": 9.0, "symbolic": {"status": "proved", "seconds": 2.0}}
-    assert differences(verdicts({"claims": [claim]}), verdicts({"claims": [slower]})) == []
-    failed = {**claim, "observed": "refuted", "sweeps": [{**claim["sweeps"][0], "status": "failed"}]}
-    found = differences(verdicts({"claims": [claim]}), verdicts({"claims": [failed]}))
+    claim, slower = _claim("proved", "passed", 1.0), _claim("proved", "passed", 9.0)
+    assert differences(verdicts(claim), verdicts(slower)) == []
+    failed = _claim("refuted", "failed", 1.0)
+    found = differences(verdicts(claim), verdicts(failed))
     assert found == [
         "x.y: observed 'proved' serially, 'refuted' with -n 2",
         "x.y: s / cpu / float32 / 64: passed serially, failed with -n 2",
     ]
 
 
-def _catalog(results: Path, *options: str) -> dict[str, Any]:
-    command = [sys.executable, "-m", "pytest", "claims", "-q", "-p", "no:cacheprovider", "--results", str(results)]
-    env = {**os.environ, "THEORY_CLAIMS_PROFILE": "ci"}
-    done = subprocess.run(
-        [*command, *options], cwd=ROOT, env=env, capture_output=True, text=True, timeout=CATALOG_TIMEOUT
-    )
-    assert results.exists(), f"no results file from {' '.join(options) or 'the serial run'}:\n{done.stdout[-3000:]}"
-    return json.loads(results.read_text(encoding="utf-8"))
+def _catalog(results: Path, workers: int = 0) -> Results:
+    done = run_pytest(pytest_command([ROOT / "claims"], results=results, workers=workers), profile="ci", capture=True)
+    assert results.exists(), f"no results file from {workers or 'the serial'} run:\n{done.stdout[-3000:]}"
+    return read_results(results)
 
 
 @pytest.mark.skipif(not os.environ.get(PARALLEL_CHECK), reason=f"two catalog runs; set {PARALLEL_CHECK}=1 to run")
 def test_xdist_gives_the_serial_verdicts(tmp_path):
     pytest.importorskip("xdist")
     serial = _catalog(tmp_path / "serial.json")
-    parallel = _catalog(tmp_path / "parallel.json", "-n", "2")
-    assert len(serial["claims"]) == len(parallel["claims"]) > 0
+    parallel = _catalog(tmp_path / "parallel.json", workers=2)
+    assert len(serial.claims) == len(parallel.claims) > 0
     found = differences(verdicts(serial), verdicts(parallel))
     assert not found, "\n".join(found)

@@ -283,10 +283,10 @@ def test_by_sum_reads_a_table_over_2_pos_plus_k_for_every_pos_and_k():
     assert torch.equal(view, (2 * positions + k_) * scale.double())
 
 
-def test_over_sums_combines_with_a_per_k_value_by_plus_and_minus():
+def test_sum_angles_combine_with_a_per_k_value_by_plus_and_minus():
     s = Grid("cpu", "float64", 8, offsets=8)
     s.begin(torch.arange(10.0, 15.0, dtype=torch.float64))
-    swing = s.over_sums(lambda sums: torch.cos(s.omega * sums))
+    swing = s.of_sum_angles(lambda angle: angle.cos_())
     half = torch.cos(s.k * s.omega)
     exact = torch.cos(s.omega * (2 * s.pos + s.k))
     assert torch.equal(half - swing, half - exact) and torch.equal(half + swing, half + exact)

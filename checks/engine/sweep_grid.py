@@ -10,6 +10,7 @@ in memory it keeps (checks.engine.sweep_memory), as the dtype forms it, and find
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,12 +20,14 @@ import sympy as sp
 import torch
 
 from checks.engine.sweep_memory import Memory
-from checks.engine.sweep_scale import plan
+from checks.engine.sweep_scale import ScalePlan, plan
 from checks.engine.worst_case import Allowed, WorstCase, broadcast_shape
 from checks.helpers.tolerances import tolerance
 from checks.implementations.references import frequency_values
 
 Value = torch.Tensor | float
+Tolerances = tuple[Allowed | Callable[[], Allowed], torch.Tensor | None, str]
+"""What an equation is held to: the tolerance (or how to form it), its lowest value along k, its text."""
 
 
 class Hand(NamedTuple):
@@ -58,7 +61,7 @@ class Products:
 
 
 class SumTable:
-    """f(2·pos + k) for every pos and k of the chunk, computed once per distinct sum (``s.over_sums``).
+    """f(ω_i · (2·pos + k)) for every pos and k of the chunk, computed once per distinct sum (``s.of_sum_angles``).
 
     Combine it with a per-(k, pair) tensor or a number by ``+`` or ``−``: ``half - swing``.
     """
@@ -95,11 +98,14 @@ class Grid:
         self.pos = torch.zeros(0, dtype=torch.float64, device=device)
         self._tables: dict[bool, Hand] = {}
         self._consumed: list[torch.Tensor] = []
+        self._wide_axes: dict[str, torch.Tensor] | None = None
+        self._wide_pos: torch.Tensor | None = None
+        self._tolerances: dict[tuple[object, tuple[int, ...]], Tolerances] = {}
 
     def begin(self, positions: torch.Tensor) -> None:
         """Start a chunk of consecutive positions (float64 on the device)."""
         self.memory.reset()
-        self.pos, self._tables, self._consumed = positions, {}, []
+        self.pos, self._tables, self._consumed, self._wide_pos, self._tolerances = positions, {}, [], None, {}
 
     # The tables and exact values a sweep states its equations with.
 
@@ -124,15 +130,18 @@ class Grid:
         angles = values.to(self.low) * self.omega.to(self.low)
         return Hand(torch.sin(angles).to(self.wide), torch.cos(angles).to(self.wide))
 
-    def over_sums(self, function: Callable[[torch.Tensor], torch.Tensor]) -> SumTable:
-        """``function`` (float64, elementwise with ``s.omega``) at 2·pos + k for every pos and k, rounded once.
+    def of_sum_angles(self, function: Callable[[torch.Tensor], torch.Tensor]) -> SumTable:
+        """``function`` of the exact angles ω_i · (2·pos + k), for every pos and k, rounded once to the wide dtype.
 
-        It receives the sums as a (2, 1, width) float64 tensor and returns (2, pairs, width).
+        It receives the angles at each distinct sum as a (2, pairs, width) float64 tensor it may change
+        in place (``lambda angle: angle.cos_()``), and returns values of that shape.
         """
         if not self.offsets or self.offsets % 2:
-            raise ValueError("s.over_sums needs an even number of offsets: declare @claim.sweep(offsets=...)")
-        values = function(_sums(self.pos, self.offsets))
-        return SumTable(self, self.memory.take(tuple(values.shape), self.wide).copy_(values))
+            raise ValueError("s.of_sum_angles needs an even number of offsets: declare @claim.sweep(offsets=...)")
+        sums = _sums(self.pos, self.offsets)
+        angles = self.memory.take((2, len(self.omega), sums.shape[-1]), torch.float64)
+        values = function(torch.mul(self.omega, sums, out=angles))
+        return SumTable(self, self._wide(values) if values.dtype != self.wide else values)
 
     def combine_sums(self, base: Value, sums: SumTable, subtract: bool) -> torch.Tensor:
         """base ± sums over (offsets, pairs, count); ``base`` a number or (offsets, pairs, 1)."""
@@ -283,23 +292,40 @@ class Grid:
     def _formed(self, values: Products | torch.Tensor) -> torch.Tensor:
         return self._combination(values) if isinstance(values, Products) else values
 
-    def _allowed(
-        self, scale: sp.Expr | Value, difference: torch.Tensor
-    ) -> tuple[Allowed | Callable[[], Allowed], torch.Tensor | None, str]:
-        """The tolerance, its lowest value along k when it grows there as large as the grid, and its text."""
+    def _allowed(self, scale: sp.Expr | Value, difference: torch.Tensor) -> Tolerances:
+        """The tolerance, its lowest value along k when it grows there as large as the grid, and its text.
+
+        A formula's tolerance is formed once per chunk and shape, for every equation held to it.
+        """
         if not isinstance(scale, sp.Expr):
             given = scale.to(self.wide) if isinstance(scale, torch.Tensor) else float(scale)
             text = f"atol + rtol · {scale:g}" if isinstance(scale, float | int) else "atol + rtol · scale per case"
             return self.tolerance.atol + self.tolerance.rtol * given, None, text
-        formula = plan(scale, self.tolerance)
-        axes = {"pos": self.pos.to(self.wide), "omega": self.omega.to(self.wide), "i": self.pair.to(self.wide)}
-        if self.k is not None:
-            axes["k"] = self.k.to(self.wide)
-        whole = formula.shape(axes) == tuple(difference.shape)
-        if formula.grows_with_k and "k" in axes and whole:
-            lowest = formula.form(axes, self._take, first_offset=True)
-            return lambda: formula.form(axes, self._take), torch.as_tensor(lowest), formula.text
+        key = (scale, tuple(difference.shape))
+        if key not in self._tolerances:
+            with self.memory.held():
+                self._tolerances[key] = self._formed_tolerance(plan(scale, self.tolerance), key[1])
+        return self._tolerances[key]
+
+    def _formed_tolerance(self, formula: ScalePlan, shape: tuple[int, ...]) -> Tolerances:
+        axes = self._axes()
+        if formula.grows_with_k and "k" in formula.symbols and formula.shape(axes) == shape:
+            lowest = torch.as_tensor(formula.form(axes, self._take, first_offset=True))
+            return functools.cache(lambda: formula.form(axes, self._held_take)), lowest, formula.text
         return formula.form(axes, self._take), None, formula.text
+
+    def _held_take(self, shape: tuple[int, ...]) -> torch.Tensor:
+        with self.memory.held():
+            return self._take(shape)
+
+    def _axes(self) -> dict[str, torch.Tensor]:
+        """The grid's axes in the wide dtype, as a scale formula uses them (the constant ones cast once)."""
+        if self._wide_axes is None:
+            k = {"k": self.k.to(self.wide)} if self.k is not None else {}
+            self._wide_axes = {"omega": self.omega.to(self.wide), "i": self.pair.to(self.wide), **k}
+        if self._wide_pos is None:
+            self._wide_pos = self.pos.to(self.wide)
+        return {**self._wide_axes, "pos": self._wide_pos}
 
     def _take(self, shape: tuple[int, ...]) -> torch.Tensor:
         return self.memory.take(shape, self.wide)

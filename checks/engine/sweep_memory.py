@@ -10,6 +10,8 @@ Buffers are lent in the order they were made, so every chunk of a sweep lays out
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
 
@@ -26,22 +28,40 @@ class Memory:
         self._lent: dict[int, tuple[torch.Tensor, tuple[torch.dtype, int]]] = {}
         """id of a lent view → the view (held, so its id is not reused) and (dtype, index of its buffer)."""
         self._busy: set[tuple[torch.dtype, int]] = set()
+        self._held: set[int] = set()
+        """Views lent for the whole chunk (``held``): giving back what was lent since a point skips them."""
+        self._holding = False
 
     def take(self, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
-        """An uninitialised tensor of ``shape`` in a kept buffer no one else holds."""
+        """An uninitialised tensor of ``shape`` in a kept buffer no one holds: the smallest that fits, else the
+        largest free one grown to fit, else a new one."""
         size = math.prod(shape)
         kept = _KEPT.setdefault((self.device, dtype), [])
-        index = next(
-            (n for n, b in enumerate(kept) if (dtype, n) not in self._busy and b.numel() >= size),
-            None,
-        )
-        if index is None:
+        free = [n for n in range(len(kept)) if (dtype, n) not in self._busy]
+        fits = [n for n in free if kept[n].numel() >= size]
+        if fits:  # the smallest that fits, so that small tensors leave the large buffers to large ones
+            index = min(fits, key=lambda n: kept[n].numel())
+        elif free:  # none fits: the largest free one grows (buffers never outnumber what one chunk holds at once)
+            index = max(free, key=lambda n: kept[n].numel())
+            kept[index] = torch.empty(size, dtype=dtype, device=self.device)
+        else:
             kept.append(torch.empty(max(size, 1), dtype=dtype, device=self.device))
             index = len(kept) - 1
         view = kept[index][:size].view(shape)
         self._busy.add((dtype, index))
         self._lent[id(view)] = (view, (dtype, index))
+        if self._holding:
+            self._held.add(id(view))
         return view
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """What is lent meanwhile stays lent until the chunk ends (a tolerance shared by several equations)."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
 
     def lent(self, tensor: object) -> bool:
         """Whether ``tensor`` is a view this memory lent and has not had back."""
@@ -66,10 +86,11 @@ class Memory:
 
     def give_back_since(self, before: set[int]) -> None:
         """Take back everything lent since ``holding()`` returned ``before``."""
-        for key in [key for key in self._lent if key not in before]:
+        for key in [key for key in self._lent if key not in before and key not in self._held]:
             self.give(self._lent[key][0])
 
     def reset(self) -> None:
         """Every buffer free again (a chunk ends)."""
         self._lent.clear()
         self._busy.clear()
+        self._held.clear()

@@ -12,17 +12,32 @@ from functools import cache
 
 from checks.evidence.base import Dependency, Evidence, RunContext
 
-__all__ = ["Dependency", "Evidence", "RunContext", "by_decorator", "by_kind", "kinds"]
+__all__ = ["Dependency", "Evidence", "RunContext", "by_decorator", "by_kind", "kinds", "register"]
+
+_ELSEWHERE: list[type[Evidence]] = []
+"""Kinds defined outside this package (``register``): a test's, say."""
 
 
 @cache
 def kinds() -> tuple[type[Evidence], ...]:
-    """Every kind of evidence in this package, in their ``order``."""
+    """Every kind of evidence in this package (and any registered), in their ``order``."""
     for module in pkgutil.iter_modules(__path__):
         if module.name != "base":
             importlib.import_module(f"{__name__}.{module.name}")
-    found = [kind for kind in _subclasses(Evidence) if "kind" in kind.__dict__]
-    return tuple(sorted(found, key=lambda kind: (kind.order, kind.kind)))
+    here = [k for k in _subclasses(Evidence) if "kind" in k.__dict__ and k.__module__.startswith(f"{__name__}.")]
+    return tuple(sorted([*here, *_ELSEWHERE], key=lambda kind: (kind.order, kind.kind)))
+
+
+def register(kind: type[Evidence]) -> None:
+    """Add a kind defined outside checks/evidence (until ``unregister``)."""
+    _ELSEWHERE.append(kind)
+    kinds.cache_clear()
+
+
+def unregister(kind: type[Evidence]) -> None:
+    _ELSEWHERE.remove(kind)
+    kind.record_type.forget()
+    kinds.cache_clear()
 
 
 def by_kind(tag: str) -> type[Evidence]:

@@ -49,6 +49,11 @@ class Tagged:
         """Every record kind of the family, by tag (those whose modules are imported)."""
         return dict(cls._family)
 
+    @classmethod
+    def forget(cls) -> None:
+        """Take this record kind out of its family (a kind registered for a while only)."""
+        cls._family.pop(cls.kind, None)
+
 
 def to_json(value: Any) -> JSON:
     """A record (or any value of a record's field) as JSON; tagged records carry their kind first."""
@@ -192,10 +197,10 @@ def _expect(data: JSON, expected: Any, path: str, reject: type | None = None) ->
 
 def _name(hint: Any) -> str:
     names = {dict: "object", list: "list", str: "string", int: "integer", bool: "boolean", type(None): "null"}
-    if get_origin(hint) in (Union, types.UnionType):
-        return " or ".join(_name(a) for a in get_args(hint))
     if hint is float or hint == int | float:
         return "number"
+    if get_origin(hint) in (Union, types.UnionType):
+        return " or ".join(_name(a) for a in get_args(hint))
     return names.get(hint, getattr(hint, "__name__", str(hint)))
 
 

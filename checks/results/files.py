@@ -77,14 +77,12 @@ def _load(path: Path, what: str = "results") -> JSON:
 
 def _typed(record_type: type[T], document: JSON, path: Path, schema: dict[str, JSON]) -> T:
     """Validate against the schema, then decode: a fault names the claim and the place in it."""
-    from checks.evidence import kinds
-    from checks.results.schema import first_problem
+    from checks.results.schema import first_problem, json_path
 
-    kinds()  # every kind of evidence record can be decoded
     problem = first_problem(document, schema)
     if problem is not None:
         where, message = problem
-        raise ResultsError(f"{path}: {_place(document, where)} is malformed ({_path(where)}: {message})")
+        raise ResultsError(f"{path}: {_place(document, where)} is malformed ({json_path(where)}: {message})")
     try:
         return from_json(record_type, document)
     except DecodeError as error:
@@ -96,10 +94,6 @@ def _place(document: JSON, where: list[str | int]) -> str:
     if len(where) >= 2 and where[0] == "claims" and isinstance(where[1], int):
         return f"claim {document['claims'][where[1]]['id']!r}"
     return "the file"
-
-
-def _path(where: list[str | int]) -> str:
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
 
 
 @cache

@@ -67,6 +67,14 @@ class Figure:
 class EvidenceRecord(Tagged):
     """What one piece of evidence recorded; each kind (checks/evidence) subclasses it with its ``kind`` tag."""
 
+    @classmethod
+    def members(cls) -> dict[str, type[Tagged]]:
+        """Every kind's record, the kinds' modules loaded first (a reader may not have imported them)."""
+        from checks.evidence import kinds
+
+        kinds()
+        return super().members()
+
 
 @dataclass
 class Run(EvidenceRecord):

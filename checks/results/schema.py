@@ -2,7 +2,8 @@
 
 ``python -m checks.results.schema`` rewrites checks/results/schema.json (results files) and
 checks/results/mutants.schema.json (mutation results) from the records; a test fails while the
-committed files differ from what the records generate.
+committed files differ from what the records generate. ``python -m checks.results.schema --validate
+FILE`` validates a results file against the committed schema with jsonschema (exit 1 if it does not fit).
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 def generate(root: type, title: str, fixed: dict[str, JSON] | None = None) -> dict[str, JSON]:
     """The schema of ``root`` records; ``fixed`` pins top-level fields to one value (the schema version)."""
-    from checks.evidence import kinds
-
-    kinds()  # every kind's record joins the evidence family
     definitions: dict[str, JSON] = {}
     top = definitions.pop(_define(root, definitions)["$ref"].rsplit("/", 1)[1])
     for name, value in (fixed or {}).items():
@@ -121,6 +119,11 @@ def first_problem(document: JSON, schema: dict[str, JSON]) -> tuple[list[str | i
     return list(error.absolute_path), text if len(text) <= 200 else text[:197] + "..."
 
 
+def json_path(where: list[str | int]) -> str:
+    """A place in a JSON document as $.claims[3].evidence[0]."""
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+
+
 def committed(path: Path) -> dict[str, JSON]:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -129,11 +132,24 @@ def render(schema: dict[str, JSON]) -> str:
     return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["--validate"]:
+        return _validate([Path(name) for name in arguments[1:]])
     for path, schema in ((RESULTS_SCHEMA, results_schema()), (MUTANTS_SCHEMA, mutants_schema())):
         path.write_text(render(schema), encoding="utf-8")
         print(f"wrote {path}")
     return 0
+
+
+def _validate(paths: list[Path]) -> int:
+    schema, failed = committed(RESULTS_SCHEMA), 0
+    for path in paths:
+        problem = first_problem(json.loads(path.read_text(encoding="utf-8")), schema)
+        verdict = f"fits {RESULTS_SCHEMA.name}" if problem is None else f"{json_path(problem[0])}: {problem[1]}"
+        print(f"{path}: {verdict}")
+        failed += problem is not None
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -82,7 +82,10 @@ ABOVE_THE_FLOOR = {
         "running sum, square root, subtraction and reductions take about 1.8 ns a case more (README, Speed budgets)"
     ),
 }
-"""Sweeps known to miss the 2× budget, with why: expected failures, and a failure once one meets it."""
+"""Sweeps known to miss the 2× budget on some machines, with why: an expected failure where they miss it.
+
+Not strict: pe.constant-norm sits near the budget (1.7 to 2.6× by d_model on one 2-core machine, 2.5 to
+5.2× on another), so a strict marker would fail or pass by machine and load rather than by a change."""
 
 
 @pytest.mark.parametrize(("claim_id", "sweep"), SWEEPS, ids=[f"{c}:{s.name[:30]}" for c, s in SWEEPS])
@@ -98,8 +101,7 @@ def test_sweep_throughput(benchmark, claim_id, sweep, d_model):
         cases=run.cases, cases_per_second=run.cases / best, floor_seconds=floor, ratio_to_floor=best / floor
     )
     assert run.cases / best >= SWEEP_CASES_PER_SECOND
-    if claim_id in ABOVE_THE_FLOOR:
-        assert best > FLOOR_FACTOR * floor, f"{claim_id} now meets the floor: take it out of ABOVE_THE_FLOOR"
+    if claim_id in ABOVE_THE_FLOOR and best > FLOOR_FACTOR * floor:
         pytest.xfail(ABOVE_THE_FLOOR[claim_id])
     assert best <= FLOOR_FACTOR * floor
 
