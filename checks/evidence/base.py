@@ -88,6 +88,18 @@ def name_of(function: Callable[..., Any], index: int) -> str:
     return name if name != "_" else f"#{index + 1}"
 
 
+class RunEvidence(Evidence):
+    """A kind whose records are numeric runs (checks.results.Run): weighed and found by their statuses."""
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        return weigh_runs([r for r in records if isinstance(r, cls.record_type) and isinstance(r, Run)])
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        return run_findings([r for r in records if isinstance(r, cls.record_type) and isinstance(r, Run)])
+
+
 def weigh_runs(runs: Sequence[Run]) -> Weight:
     """The weight of numeric runs: only the references' count; an error is a crash, a failure a counterexample."""
     own = [run.status for run in runs if run.reference]

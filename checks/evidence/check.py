@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from checks.evidence.base import Evidence, RunContext, name_of, run_findings, weigh_runs
+from checks.evidence.base import RunContext, RunEvidence, name_of
 from checks.helpers.devices import DEVICES
 from checks.helpers.tolerances import FLOATS
 from checks.implementations.capabilities import CAPABILITIES
 from checks.results.codec import JSON
-from checks.results.records import EvidenceRecord, Finding, Run
-from checks.verdicts import Weight
+from checks.results.records import EvidenceRecord, Run
 
 if TYPE_CHECKING:
     from checks.engine.claim import Claim
@@ -44,7 +43,7 @@ class CheckRun(Run):
         return self.counterexample or self.worst_input
 
 
-class Check(Evidence):
+class Check(RunEvidence):
     """A ``@given`` property ``def _(t, ...)`` and where it runs."""
 
     kind, decorator, order = "check", "check", 20
@@ -103,11 +102,3 @@ class Check(Evidence):
         from checks.engine.harness import run_check
 
         return list(run_check(self))
-
-    @classmethod
-    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
-        return weigh_runs([r for r in records if isinstance(r, CheckRun)])
-
-    @classmethod
-    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
-        return run_findings([r for r in records if isinstance(r, CheckRun)])

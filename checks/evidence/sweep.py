@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from checks.evidence.base import Evidence, RunContext, name_of, run_findings, weigh_runs
+from checks.evidence.base import RunContext, RunEvidence, name_of
 from checks.helpers.tolerances import FLOATS
-from checks.results.records import EvidenceRecord, Finding, Run
-from checks.verdicts import Weight
+from checks.results.records import EvidenceRecord, Run
 
 if TYPE_CHECKING:
     from checks.engine.claim import Claim
@@ -59,7 +58,7 @@ class SweepRun(Run):
         return f"sweep {self.name} ({self.device} {self.dtype} d_model={self.d_model}, {self.worst_equation})"
 
 
-class Sweep(Evidence):
+class Sweep(RunEvidence):
     """``def _(s)``: the equations, stated on the grid tools ``s`` (checks.engine.sweep_grid.Grid)."""
 
     kind, decorator, order = "sweep", "sweep", 30
@@ -105,11 +104,3 @@ class Sweep(Evidence):
         from checks.engine.sweeps import run_sweep
 
         return list(run_sweep(self))
-
-    @classmethod
-    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
-        return weigh_runs([r for r in records if isinstance(r, SweepRun)])
-
-    @classmethod
-    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
-        return run_findings([r for r in records if isinstance(r, SweepRun)])
