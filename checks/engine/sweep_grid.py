@@ -54,7 +54,7 @@ class Products:
     minus: bool = False
     rounded: bool = True
 
-    @property
+    @functools.cached_property
     def shape(self) -> tuple[int, ...]:
         operands = (self.a, self.x) if self.b is None or self.y is None else (self.a, self.x, self.b, self.y)
         return broadcast_shape(*(tuple(o.shape) for o in operands))

@@ -37,16 +37,21 @@ class Memory:
         largest free one grown to fit, else a new one."""
         size = math.prod(shape)
         kept = _KEPT.setdefault((self.device, dtype), [])
-        free = [n for n in range(len(kept)) if (dtype, n) not in self._busy]
-        fits = [n for n in free if kept[n].numel() >= size]
-        if fits:  # the smallest that fits, so that small tensors leave the large buffers to large ones
-            index = min(fits, key=lambda n: kept[n].numel())
-        elif free:  # none fits: the largest free one grows (buffers never outnumber what one chunk holds at once)
-            index = max(free, key=lambda n: kept[n].numel())
-            kept[index] = torch.empty(size, dtype=dtype, device=self.device)
-        else:
+        fitting, largest = -1, -1  # the smallest free buffer that fits; the largest free one
+        for n, buffer in enumerate(kept):
+            if (dtype, n) in self._busy:
+                continue
+            capacity = buffer.numel()
+            if capacity >= size and (fitting < 0 or capacity < kept[fitting].numel()):
+                fitting = n
+            if largest < 0 or capacity > kept[largest].numel():
+                largest = n
+        index = fitting if fitting >= 0 else largest
+        if index < 0:
             kept.append(torch.empty(max(size, 1), dtype=dtype, device=self.device))
             index = len(kept) - 1
+        elif fitting < 0:  # none fits: the largest free one grows (buffers never outnumber what a chunk holds)
+            kept[index] = torch.empty(size, dtype=dtype, device=self.device)
         view = kept[index][:size].view(shape)
         self._busy.add((dtype, index))
         self._lent[id(view)] = (view, (dtype, index))
