@@ -5,7 +5,7 @@
 - the report build from a results file: under 10 s;
 - every dense sweep in float32 on the CPU: at least 10⁷ cases/s, and within 2× of a
   plain torch.sin + torch.cos over the same number of elements (the floor); a sweep known to
-  miss it is listed, with why, in ABOVE_THE_FLOOR (an expected failure until it meets it).
+  miss it is listed, with why, in ABOVE_THE_FLOOR (an expected failure where it misses).
 """
 
 from __future__ import annotations
