@@ -8,7 +8,7 @@ from pathlib import Path
 
 from checks.engine.claim import Claim
 from checks.engine.limits import Guard
-from checks.evidence import Dependency, Evidence, kinds
+from checks.evidence import Dependency, kinds
 from checks.results.files import ROOT
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
 from checks.verdicts import Verdict, observe
@@ -98,4 +98,4 @@ def repository_path(path: Path | None) -> str:
         return str(path)
 
 
-__all__ = ["Evidence", "Resolve", "broken_file", "dependency_of", "evaluate", "repository_path"]
+__all__ = ["Resolve", "broken_file", "dependency_of", "evaluate", "repository_path"]
