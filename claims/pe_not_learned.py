@@ -1,7 +1,7 @@
 """The sinusoidal encoding is not a learned parameter: the document's class holds it as a buffer."""
 
 from checks import Claim, Quote
-from checks.implementations.document_code import DocumentCodeError, definitions, run_script
+from checks.implementations.document_code import DocumentCodeError, definitions, failure, run_script
 
 TRAINING_DRIVER = """
 import json
@@ -71,7 +71,7 @@ def document_class_in_training(r):
     """Document 000's class, verbatim, in one subprocess: parameters, buffers, an Adam step, the state_dict."""
     run = run_script(definitions("torch") + TRAINING_DRIVER)
     if run.returncode:
-        raise DocumentCodeError(run.stderr.strip().splitlines()[-1] if run.stderr else "no output")
+        raise DocumentCodeError(failure(run))
     facts = run.values
     for key, value in facts.items():
         r.measure(key.replace("_", " "), value)

@@ -1,22 +1,17 @@
 """Debian's Chromium for the browser tests: find it, or install it with apt-get (stdlib only).
 
-``python -m reports.chromium --install`` installs it when missing and this is root with
-apt-get (CI and tox do this); elsewhere it prints how, and the browser tests fail saying so.
+``python -m reports.chromium --install`` installs it when missing and this is root with apt-get;
+CI and tox install it with bubblewrap (``python -m checks.engine.packages --install``). Elsewhere it
+prints how, and the browser tests fail saying so.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
-PACKAGES = ("chromium", "fonts-nanum")
-"""The browser, and a Korean font so the documents' text renders in screenshots."""
-INSTALL = f"apt-get update && apt-get install -y {' '.join(PACKAGES)}"
+INSTALL = "apt-get update && apt-get install -y chromium fonts-nanum"
 ARGS = (
     "--headless",
     "--no-sandbox",
@@ -43,22 +38,10 @@ def missing() -> str | None:
 
 
 def install() -> int:
-    """Install the packages if Chromium is missing and apt-get can; never fails the caller."""
-    if CHROMIUM.is_file():
-        print(f"chromium: {CHROMIUM} present")
-        return 0
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print(f"chromium: missing and not installable here (needs root and apt-get); run: {INSTALL}")
-        return 0
-    started = time.perf_counter()
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *PACKAGES]):
-        print("chromium:", " ".join(command), flush=True)
-        if subprocess.run(command, env=env, check=False).returncode != 0:
-            print("chromium: installation failed; the browser tests will say so", file=sys.stderr)
-            return 0
-    print(f"chromium: installed in {time.perf_counter() - started:.0f} s")
-    return 0
+    """Install the browser and its font if Chromium is missing and apt-get can; never fails the caller."""
+    from checks.engine.packages import PACKAGES, install
+
+    return install([] if CHROMIUM.is_file() else list(PACKAGES[str(CHROMIUM)]))
 
 
 if __name__ == "__main__":

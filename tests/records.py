@@ -28,6 +28,7 @@ def environment(**fields: Any) -> Environment:
         "date": "2026-01-01",
         "hypothesis_profile": "ci",
         "hypothesis_seed": "derandomized",
+        "sandbox": "fallback without bubblewrap (test)",
     }
     return Environment(**{**defaults, **fields})
 

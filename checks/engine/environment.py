@@ -12,6 +12,7 @@ import numpy as np
 import sympy as sp
 import torch
 
+from checks.implementations.sandbox import isolation
 from checks.results.files import ROOT
 from checks.results.records import Environment
 
@@ -37,6 +38,7 @@ def environment(profile: str, seed: str) -> Environment:
         date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         hypothesis_profile=profile,
         hypothesis_seed=seed,
+        sandbox=isolation(),
     )
 
 

@@ -154,6 +154,8 @@ class Environment:
     date: str
     hypothesis_profile: str
     hypothesis_seed: str
+    sandbox: str
+    """How the lesson's code was confined on this machine (checks.implementations.sandbox.isolation)."""
 
     def items(self) -> list[tuple[str, JSON]]:
         """(name, value) of every field, for display."""
