@@ -9,13 +9,20 @@ from pathlib import Path
 SOURCES_DIR = Path(__file__).resolve().parent.parent / "sources"
 
 
+def documents(folder: Path = SOURCES_DIR) -> list[str]:
+    """The names of the documents: the .txt files of sources/ (the only names a quote may give)."""
+    return sorted(p.name for p in folder.glob("*.txt") if p.is_file())
+
+
 @cache
-def document_text(document: str) -> str:
-    path = SOURCES_DIR / document
-    if not path.is_file():
-        known = sorted(p.name for p in SOURCES_DIR.glob("*.txt"))
-        raise FileNotFoundError(f"no document {document!r} in {SOURCES_DIR}; known: {known}")
-    return path.read_text(encoding="utf-8")
+def document_text(document: str, folder: Path = SOURCES_DIR) -> str:
+    """The text of a document named exactly as a file of sources/ (never a path: no folder, no ..)."""
+    if document not in documents(folder):
+        raise FileNotFoundError(f"no document {document!r} in {folder}; known: {documents(folder)}")
+    try:
+        return (folder / document).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"sources/{document} is not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 @dataclass(frozen=True)

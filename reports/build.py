@@ -42,7 +42,7 @@ def environment() -> Environment:
 def build_site(sources: list[Path], out: Path) -> Path:
     """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html."""
     site = load(sources)
-    infos = views.document_infos(site)
+    infos = views.document_infos()
     by_name = {info.name: info for info in infos}
     env = environment()
     common = {

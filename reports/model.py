@@ -14,7 +14,8 @@ from checks.evidence import Evidence, kinds
 from checks.evidence.proof import ProofRecord
 from checks.helpers.devices import DEVICES
 from checks.helpers.tolerances import FLOATS
-from checks.results import ClaimRecord, Environment, EvidenceRecord, Finding, Run, read_results
+from checks.results import ClaimRecord, Environment, EvidenceRecord, Finding, ResultsError, Run, read_results
+from checks.sources import documents
 from checks.verdicts import Verdict, most_severe
 
 RUN_SEVERITY = ("error", "failed", "passed", "skipped")
@@ -178,6 +179,7 @@ def load(paths: list[Path]) -> Site:
     records: dict[str, list[tuple[Source, ClaimRecord]]] = {}
     for source, document in zip(sources, results, strict=True):
         for record in document.claims:
+            _quotes_documents(source, record)
             records.setdefault(record.id, []).append((source, record))
     claims = [_merge(found) for _, found in sorted(records.items())]
     devices = _ordered(DEVICES, {run.device for c in claims for _, run in c.runs})
@@ -186,6 +188,17 @@ def load(paths: list[Path]) -> Site:
         own = [run for _, run in claim.runs if run.reference]
         claim.badges = [_badge(own, device, dtype) for device in devices for dtype in dtypes]
     return Site(sources, claims, devices, dtypes)
+
+
+def _quotes_documents(source: Source, record: ClaimRecord) -> None:
+    """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused."""
+    known = documents()
+    for quote in record.sources:
+        if quote.document not in known:
+            raise ResultsError(
+                f"{source.path}: claim {record.id!r} quotes document {quote.document!r}, which is not a file of "
+                f"sources/ (known: {', '.join(known)}); nothing was published"
+            )
 
 
 def _ordered(known: tuple[str, ...], seen: set[str]) -> list[str]:

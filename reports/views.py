@@ -8,8 +8,9 @@ from typing import Any
 
 from markupsafe import Markup
 
+from checks import sources
 from checks.helpers.tolerances import FLOATS
-from checks.results import Figure, Run
+from checks.results import Figure, ResultsError, Run
 from checks.sources import SOURCES_DIR, Quote
 from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug
@@ -35,14 +36,16 @@ class Drawn:
     problem: str = ""
 
 
-def document_infos(site: Site, sources_dir: Path = SOURCES_DIR) -> list[DocumentInfo]:
-    """Every document in sources/ and every one a claim quotes, with its text where it is on disk."""
-    names = {p.name for p in sources_dir.glob("*.txt")} | {d for c in site.claims for d in c.documents if d}
+def document_infos(sources_dir: Path = SOURCES_DIR) -> list[DocumentInfo]:
+    """Every document of sources/ with its text (the only documents a page shows: checks.reports.model.load
+    refuses a results file quoting any other)."""
     infos = []
-    for name in sorted(names):
-        path = sources_dir / name
-        text = path.read_text(encoding="utf-8") if path.is_file() else None
-        title = next((line.strip() for line in (text or "").splitlines() if line.strip()), name)
+    for name in sources.documents(sources_dir):
+        try:
+            text = sources.document_text(name, sources_dir)
+        except (OSError, ValueError) as error:
+            raise ResultsError(f"sources/{name}: cannot be shown ({error})") from None
+        title = next((line.strip() for line in text.splitlines() if line.strip()), name)
         infos.append(DocumentInfo(name, document_slug(name), title, text))
     return infos
 

@@ -24,6 +24,7 @@ from checks.engine.limits import TIME_LIMIT_ENV
 from checks.evidence.probe import ProbeRecord
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import ResultsError, read_results, write_results
+from checks.sources import Quote
 from reports.__main__ import main as reports_main
 from reports.build import build_site
 from reports.model import slug
@@ -343,3 +344,35 @@ def test_an_interrupted_pytest_run_keeps_the_previous_results(pytester: pytest.P
     )
     assert interrupted.ret == pytest.ExitCode.INTERRUPTED
     assert results.read_bytes() == before
+
+
+# Documents by name only: a results file cannot make the report publish a file from elsewhere.
+
+
+@pytest.mark.parametrize("name", ["../../../../tmp/secret.txt", "/tmp/secret.txt", "secret.bin"])
+def test_a_record_naming_a_document_outside_sources_is_refused_and_publishes_nothing(tmp_path, capsys, name):
+    secret = Path("/tmp/secret.txt")
+    secret.write_text("the first line of a local file\n", encoding="utf-8")
+    record = claim_record("bad.traversal", sources=[Quote(name, "§1", "the first line")])
+    results = tmp_path / "results.json"
+    write_results(results, [record], environment())
+    assert reports_main(["--from", str(results), "--out", str(tmp_path / "html")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"claim 'bad.traversal' quotes document {name!r}" in err
+    assert "not a file of sources/" in err and str(results) in err
+    assert not (tmp_path / "html").exists() or not any((tmp_path / "html").rglob("*.html"))
+
+
+def test_a_document_of_sources_that_is_not_text_is_refused_with_its_name(tmp_path):
+    from reports.views import document_infos
+
+    (tmp_path / "000_binary.txt").write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(
+        ResultsError, match=r"sources/000_binary.txt: cannot be shown \(sources/000_binary.txt is not UTF-8"
+    ):
+        document_infos(tmp_path)
+
+
+def test_a_quote_names_a_document_not_a_path():
+    with pytest.raises(FileNotFoundError, match=r"no document '\.\./sources/000_1100ff0056b332e7\.txt'"):
+        Quote("../sources/000_1100ff0056b332e7.txt", "§1", "x").verify()

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results
-from checks.sources import SOURCES_DIR, Quote, document_text
+from checks.sources import Quote, document_text, documents
 
 CLAIMS_DIR = ROOT / "claims"
 LINE = 120
@@ -120,7 +120,7 @@ def _declared_ids(claims_dir: Path) -> dict[str, str]:
 
 def _document(name: str) -> str:
     """The document file name for a name or a unique prefix of it."""
-    known = sorted(p.name for p in SOURCES_DIR.glob("*.txt"))
+    known = documents()
     matches = [d for d in known if d == name] or [d for d in known if d.startswith(name)]
     if len(matches) != 1:
         raise CliError(f"document {name!r} matches {len(matches)} of {known}")
