@@ -10,11 +10,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from filelock import Timeout
+
 from checks.engine.launcher import pytest_command, run_pytest
-from checks.results.files import ROOT, ResultsError
+from checks.results.files import ROOT, ResultsError, lock_for
 from reports.build import OUTPUT, build_site
 
 EVIDENCE = ROOT / "reports" / "evidence"
@@ -44,9 +49,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
     out = args.out.resolve()
+    try:
+        with only_run(out):
+            return _report(args, out)
+    except KeyboardInterrupt:
+        print("interrupted: the previous results and report are kept", file=sys.stderr)
+        return 130
+
+
+def _report(args: argparse.Namespace, out: Path) -> int:
     status = 0
     sources = args.sources
     if not sources:
+        out.mkdir(parents=True, exist_ok=True)
         sources = [out / "results.json"]
         status = run_claims(out, args.pytest_args)
         if status == 2:
@@ -72,25 +87,54 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_claims(out: Path, extra: list[str]) -> int:
-    """Run every claim with pytest into a fresh results file; replace results.json only when pytest finished.
+    """Run the claims with pytest into OUT/results.json (a run of some claims is merged into it).
 
     0: every claim as expected; 1: some differ; 2: pytest did not finish (interrupted, or no
-    results written): the previous results.json and site stay as they were.
+    results written): the previous results.json, junit.xml and site stay as they were. junit.xml
+    is written to this run's own temporary folder and moved into OUT only when pytest finished.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    fresh = out / ".results-run.json"
-    fresh.unlink(missing_ok=True)
-    command = pytest_command([ROOT / "claims"], results=fresh, junit=out / "junit.xml", extra=extra)
-    print("running:", " ".join(command), flush=True)
-    code = run_pytest(command).returncode
-    if code not in (0, 1) or not fresh.is_file():
-        fresh.unlink(missing_ok=True)
-        print(f"pytest exited with status {code}; the previous results and report are kept", file=sys.stderr)
-        return 2
-    os.replace(fresh, out / "results.json")
+    results = out / "results.json"
+    before = _stamp(results)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".run-") as scratch:
+        junit = Path(scratch) / "junit.xml"
+        command = pytest_command([ROOT / "claims"], results=results, junit=junit, extra=extra)
+        print("running:", " ".join(command), flush=True)
+        code = run_pytest(command).returncode
+        if code not in (0, 1) or _stamp(results) == before:
+            print(f"pytest exited with status {code}; the previous results and report are kept", file=sys.stderr)
+            return 2
+        if junit.is_file():
+            os.replace(junit, out / "junit.xml")
     if code == 1:
         print("some claims differ from their expected verdict: see the report", file=sys.stderr)
     return code
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """What tells one version of a file from the next (None: no file)."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return None
+    return status.st_mtime_ns, status.st_ino
+
+
+@contextmanager
+def only_run(out: Path) -> Iterator[None]:
+    """One ``python -m reports`` at a time per output folder: a second one waits, saying so.
+
+    The lock lives in the system's temporary folder, so that a refused build creates nothing in OUT.
+    """
+    lock = lock_for(out)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        print(f"report: another `python -m reports` is writing {out}; waiting for it", file=sys.stderr, flush=True)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 if __name__ == "__main__":

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from checks.results import DEFAULT_RESULTS, MutationResults, read_mutation_results
+from checks.results.files import write_json, write_text
 from reports import formatting, views
 from reports.model import Site, document_slug, implementation_matrix, load
 
+MANIFEST = ".pages.json"
+"""The pages the last build wrote: the only ones a later build may remove."""
 OUTPUT = DEFAULT_RESULTS.parent
 """reports/html: the report, beside the results file a run writes by default."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -39,7 +44,7 @@ def environment() -> Environment:
     return env
 
 
-def build_site(sources: list[Path], out: Path) -> Path:
+def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = print) -> Path:
     """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html."""
     site = load(sources)
     infos = views.document_infos()
@@ -70,7 +75,7 @@ def build_site(sources: list[Path], out: Path) -> Path:
     )
     extras = [name for name in ("results.json", "junit.xml", "mutants.json") if (out / name).is_file()]
     pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
-    _write(out, pages)
+    _write(out, pages, say)
     return out / "index.html"
 
 
@@ -83,16 +88,37 @@ def _render(env: Environment, template: str, **context: object) -> str:
     return env.get_template(template).render(**context)
 
 
-def _write(out: Path, pages: dict[Path, str]) -> None:
-    """Write every page, and remove pages a previous build left that this one did not write."""
-    for folder in ("claims", "documents"):
-        for stale in (out / folder).glob("*.html"):
-            if stale.relative_to(out) not in pages:
-                stale.unlink()
+def _write(out: Path, pages: dict[Path, str], say: Callable[[str], object]) -> None:
+    """Write every page atomically, then remove the pages the previous build wrote and this one did not.
+
+    Only pages a build wrote are ever removed: each build lists its pages in OUT/.pages.json, and
+    other files in OUT (a page someone put there) stay, whatever their name.
+    """
+    manifest = out / MANIFEST
+    earlier = _pages_listed(manifest)
     for relative, text in pages.items():
-        path = out / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        write_text(out / relative, text)
+    written = {relative.as_posix() for relative in pages}
+    stale = sorted(earlier - written)
+    for relative in stale:
+        (out / relative).unlink(missing_ok=True)
+    write_json(manifest, sorted(written))
+    if stale:
+        say(f"report: removed {len(stale)} page(s) of an earlier build that this one did not write: {', '.join(stale)}")
+
+
+def _pages_listed(manifest: Path) -> set[str]:
+    """The pages an earlier build listed (none when there is no list, or it is unreadable)."""
+    try:
+        listed = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return (
+        {entry for entry in listed if isinstance(entry, str) and not entry.startswith(("/", ".."))}
+        if isinstance(listed, list)
+        else set()
+    )
 
 
 __all__ = ["OUTPUT", "Site", "build_site"]

@@ -46,6 +46,7 @@ def claim_record(claim_id: str, observed: str = "holds", expected: str = "holds"
         "findings": [],
         "errors": [],
         "seconds": 0.0,
+        "date": "2026-01-01T00:00:00+00:00",
     }
     values = {**defaults, **fields}
     return ClaimRecord(id=claim_id, expected=Verdict(expected), observed=Verdict(observed), **values)

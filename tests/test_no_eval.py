@@ -3,10 +3,10 @@
 Found with the ast module (not a text search): calls to eval, exec, compile, sympify,
 parse_expr and sympy's S with a string, under any import alias, and ``python -c TEXT``
 subprocesses; runpy, which runs a file as code, only where claim files are imported
-(checks/discovery.py) and in the sandbox. The one place where document text runs is
-checks/implementations/document_code.py: it writes the extracted code to a script file and runs it in a separate
-``python`` process (a fresh one, or its sandbox worker, which runs the file with runpy); it is held
-to the same rules, and its runpy call must be reachable only from the worker's
+(checks/engine/discovery.py) and in the sandbox's worker. The one place where document text runs
+is checks/implementations/document_code.py: it writes the extracted code to a script file, which
+the sandbox's worker (checks/implementations/sandbox.py, a separate ``python`` process) runs with
+runpy in a confined child; its runpy call must be reachable only from the worker's
 ``if __name__ == "__main__"`` entry.
 """
 
@@ -87,32 +87,43 @@ def _has_dash_c(sequence: ast.List | ast.Tuple) -> bool:
 @pytest.mark.parametrize("path", sources(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_text_is_evaluated(path: Path):
     where = path.relative_to(ROOT).as_posix()
-    # claim files; the sandbox worker
-    allowed = where in ("checks/engine/discovery.py", "checks/implementations/document_code.py")
+    # claim files; the sandbox's worker
+    allowed = where in ("checks/engine/discovery.py", "checks/implementations/sandbox.py")
     assert offences(path.read_text(encoding="utf-8"), allowed) == [], f"{where} evaluates text"
 
 
 def test_the_catalog_and_the_sandbox_are_scanned():
     names = {p.relative_to(ROOT).as_posix() for p in sources()}
-    assert {"checks/implementations/document_code.py", "checks/symbolic/decide.py", "reports/build.py"} <= names
+    scanned = {"checks/implementations/document_code.py", "checks/implementations/sandbox.py", "reports/build.py"}
+    assert scanned | {"checks/symbolic/decide.py"} <= names
     assert sum(n.startswith("claims/") for n in names) >= 20
 
 
 def test_the_sandbox_runs_document_code_in_a_separate_process():
-    """Every process document_code starts is ``python SCRIPT``; runpy runs only in the worker process."""
-    tree = ast.parse((ROOT / "checks" / "implementations" / "document_code.py").read_text(encoding="utf-8"))
-    starts = [
+    """Every process started for document code is ``python SCRIPT`` (the worker perhaps inside bubblewrap);
+    runpy runs only in the worker process."""
+    code = (ROOT / "checks" / "implementations" / "document_code.py").read_text(encoding="utf-8")
+    sandbox = ast.parse((ROOT / "checks" / "implementations" / "sandbox.py").read_text(encoding="utf-8"))
+    for call in _process_starts(ast.parse(code)):
+        command = call.args[0]
+        assert isinstance(command, ast.List) and ast.unparse(command.elts[0]) == "sys.executable", ast.unparse(call)
+        assert not _has_dash_c(command)
+    [command] = [
+        n.value
+        for n in ast.walk(sandbox)
+        if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "worker" and isinstance(n.value, ast.List)
+    ]
+    assert ast.unparse(command.elts[0]) == "sys.executable" and not _has_dash_c(command) and "runpy" not in code
+    runners, entry = _functions_calling(sandbox, RUNNERS), _worker_only(sandbox)
+    assert runners and runners <= entry, f"runpy reachable outside the worker entry: {sorted(runners - entry)}"
+
+
+def _process_starts(tree: ast.Module) -> list[ast.Call]:
+    return [
         node
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and ast.unparse(node.func) in ("subprocess.run", "subprocess.Popen")
     ]
-    assert starts, "document_code starts no process"
-    for call in starts:
-        command = call.args[0]
-        assert isinstance(command, ast.List) and ast.unparse(command.elts[0]) == "sys.executable", ast.unparse(call)
-        assert not _has_dash_c(command)
-    runners, worker = _functions_calling(tree, RUNNERS), _worker_only(tree)
-    assert runners <= worker, f"runpy reachable outside the worker entry: {sorted(runners - worker)}"
 
 
 def _functions_calling(tree: ast.Module, names: set[str]) -> set[str]:

@@ -117,6 +117,7 @@ def hostile_record() -> dict[str, Any]:
         ],
         "errors": [p(33, "error")],
         "seconds": 0.1,
+        "date": "2026-01-01T00:00:00+00:00",
     }
 
 
@@ -137,7 +138,7 @@ ENVIRONMENT = environment(
 
 def write_hostile(path, claims: list[dict[str, Any]]) -> None:
     """A results file holding these records as written (JSON, in the current schema)."""
-    write_json(path, {"schema": SCHEMA_VERSION, "environment": to_json(ENVIRONMENT), "claims": claims})
+    write_json(path, {"schema": SCHEMA_VERSION, "environment": to_json(ENVIRONMENT), "claims": claims, "reran": []})
 
 
 NOT_SHOWN = {

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from checks.engine.claim import Claim
 
-CLAIMS_DIR = Path(__file__).resolve().parents[2] / "claims"
+ROOT = Path(__file__).resolve().parents[2]
+CLAIMS_DIR = ROOT / "claims"
 
 
 def claim_files(directory: Path = CLAIMS_DIR) -> list[Path]:
@@ -58,3 +59,24 @@ def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
         unloaded = f" (files that failed to load: {', '.join(failed)})" if failed else ""
         raise LookupError(f"no claim with id {claim_id!r} under {directory}{unloaded}")
     return claims[claim_id]
+
+
+def declared_ids(directory: Path) -> set[str]:
+    """The ids the claim files of ``directory`` declare now (a file that fails to load: its ``file:`` id)."""
+    declared: set[str] = set()
+    for path in claim_files(directory):
+        try:
+            declared |= {claim.id for claim in load_claims(path)}
+        except Exception:  # reported where it is collected
+            declared.add(f"file:{repository_path(path)}")
+    return declared
+
+
+def repository_path(path: Path | None) -> str:
+    """A claim file relative to the repository when it lies inside it."""
+    if path is None:
+        return ""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from checks.engine.claim import Claim
+from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
 from checks.evidence import Dependency, kinds
-from checks.results.files import ROOT
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
 from checks.verdicts import Verdict, observe
 
@@ -60,6 +61,7 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         findings=[finding for kind, found in mine.items() for finding in kind.findings(found)],
         errors=guard.errors,
         seconds=time.perf_counter() - started,
+        date=_now(),
     )
 
 
@@ -80,22 +82,17 @@ def broken_file(path: Path, error: str) -> ClaimRecord:
         findings=[],
         errors=[error],
         seconds=0.0,
+        date=_now(),
     )
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def dependency_of(record: ClaimRecord) -> Dependency:
     """What a derivation sees of an evaluated claim."""
     return Dependency(record.id, record.observed, [Finding(f.kind, f.text, dict(f.data)) for f in record.findings])
-
-
-def repository_path(path: Path | None) -> str:
-    """A claim file relative to the repository when it lies inside it."""
-    if path is None:
-        return ""
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 __all__ = ["Resolve", "broken_file", "dependency_of", "evaluate", "repository_path"]

@@ -16,13 +16,13 @@ import pytest
 from hypothesis import settings
 
 from checks.engine.claim import Claim
-from checks.engine.discovery import load_claims
+from checks.engine.discovery import declared_ids, load_claims
 from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
 from checks.engine.outcomes import Outcomes
 from checks.implementations.registry import load, register
 from checks.results.codec import from_json, to_json
-from checks.results.files import DEFAULT_RESULTS, write_results
+from checks.results.files import DEFAULT_RESULTS, ROOT, save_run
 from checks.results.records import ClaimRecord, Run
 
 RECORD = "claim_record"
@@ -181,11 +181,30 @@ class ResultsCollector:
             self.records += [from_json(ClaimRecord, json.loads(v)) for k, v in report.user_properties if k == RECORD]
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        """Write the results, unless interrupted: an interrupted run leaves the previous file intact."""
+        """Write the results, unless interrupted: an interrupted run leaves the previous file intact.
+
+        A run of only some of the claims (``-k``, one file, a stop after failures) is merged into the
+        results file already there, never written over it (checks.results.files.save_run).
+        """
         if hasattr(self.config, "workerinput") or not self.records or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize
         seed_text = "derandomized" if derandomized else str(seed or "random")
         env = environment(settings.get_current_profile_name(), seed_text)
-        write_results(Path(self.config.getoption("--results")), self.records, env)
+        target, complete = Path(self.config.getoption("--results")), _complete(self.records)
+        self.written = save_run(target, self.records, env, complete), complete
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        written = getattr(self, "written", None)
+        if written is not None:
+            path, complete = written
+            what = "results" if complete else f"results of {len(self.records)} claim(s), merged"
+            terminalreporter.write_line(f"theory-claims: {what} in {path}")
+
+
+def _complete(records: list[ClaimRecord]) -> bool:
+    """Whether the run ran every claim of every claim folder it ran claims from."""
+    folders = {(ROOT / record.origin).resolve().parent for record in records if record.origin}
+    declared = {claim_id for folder in folders for claim_id in declared_ids(folder)}
+    return declared <= {record.id for record in records}

@@ -25,6 +25,7 @@ module level, so that it runs without this package.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import resource
@@ -262,7 +263,7 @@ def _serve() -> None:
 
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     for name in PRELOADED:
-        __import__(name)
+        importlib.import_module(name)
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of a script become ours to kill
     worker = _Worker(libc, replies.fileno(), os.geteuid() == 0 and _readable_by_others(_python_paths()))

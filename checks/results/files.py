@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
+
+from filelock import FileLock
 
 from checks.results.codec import JSON, DecodeError, from_json, to_json
 from checks.results.records import SCHEMA_VERSION, ClaimRecord, Environment, MutationResults, Results
@@ -44,19 +48,55 @@ def read_mutation_results(path: Path) -> MutationResults:
     return _typed(MutationResults, _load(path, "mutation results"), path, _mutants_schema())
 
 
-def write_results(path: Path, claims: list[ClaimRecord], environment: Environment) -> None:
+def write_results(
+    path: Path, claims: Iterable[ClaimRecord], environment: Environment, reran: Iterable[str] = ()
+) -> None:
     """Write a results file atomically (a temporary file in the same folder, then os.replace)."""
-    document = Results(SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id))
+    document = Results(SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id), sorted(reran))
     write_json(path, to_json(document))
+
+
+def save_run(path: Path, claims: list[ClaimRecord], environment: Environment, complete: bool) -> Path:
+    """Write a run's records; a run of only some claims never replaces a file holding others with less.
+
+    A partial run is merged into the results file already at ``path`` (its claims replace their earlier
+    records, the file lists them as re-run); where that file cannot be read, the run goes beside it, to
+    ``<name>-partial.json``, and the file stays as it was. Returns where the records went.
+    """
+    with lock_for(path):  # two runs merging at once: one after the other
+        if complete or not path.exists():
+            write_results(path, claims, environment)
+            return path
+        ran = [claim.id for claim in claims]
+        try:
+            earlier = read_results(path).claims
+        except ResultsError:
+            beside = path.with_name(f"{path.stem}-partial.json")
+            write_results(beside, claims, environment, ran)
+            return beside
+        merged = {claim.id: claim for claim in earlier} | {claim.id: claim for claim in claims}
+        write_results(path, merged.values(), environment, ran)
+        return path
+
+
+def lock_for(path: Path) -> FileLock:
+    """A lock for one file or folder, kept in the system's temporary folder (nothing beside ``path``)."""
+    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    return FileLock(Path(tempfile.gettempdir()) / f"theory-claims-{key}.lock")
 
 
 def write_json(path: Path, document: JSON) -> None:
     """Write JSON atomically: a reader sees the old file or the new one, never a part."""
+    write_text(path, json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False))
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a text file atomically (a temporary file in the same folder, then os.replace)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".json")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(document, stream, indent=1, ensure_ascii=False, allow_nan=False)
+            stream.write(text)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:

@@ -180,6 +180,8 @@ class ClaimRecord:
     findings: list[Finding]
     errors: list[str]
     seconds: float
+    date: str
+    """When this record was measured (its run's date): a results file may merge runs."""
 
     def of(self, record_type: type[R]) -> list[R]:
         """The evidence records of one type (``Run`` for every numeric run)."""
@@ -188,11 +190,13 @@ class ClaimRecord:
 
 @dataclass
 class Results:
-    """A results file: the environment and one record per claim."""
+    """A results file: the environment of its latest run and one record per claim."""
 
     schema: str
     environment: Environment
     claims: list[ClaimRecord]
+    reran: list[str]
+    """The claims the latest run ran, when it ran only some and was merged into an earlier file (else empty)."""
 
 
 @dataclass

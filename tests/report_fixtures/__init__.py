@@ -171,6 +171,7 @@ def escaping_record() -> dict[str, Any]:
         "findings": [{"kind": "counterexample", "text": "x = 1 </p><script>alert(6)</script>", "data": {"<x>": "<y>"}}],
         "errors": [],
         "seconds": 0.1,
+        "date": "2026-01-01T00:00:00+00:00",
     }
 
 
@@ -199,7 +200,8 @@ def on_cuda(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def write_document(path: Path, claims: list[dict[str, Any]], env: dict[str, Any]) -> Path:
     """A results file holding these records as written (JSON in the current schema)."""
-    write_json(path, {"schema": SCHEMA_VERSION, "environment": env, "claims": sorted(claims, key=lambda c: c["id"])})
+    document = {"schema": SCHEMA_VERSION, "environment": env, "claims": sorted(claims, key=lambda c: c["id"])}
+    write_json(path, {**document, "reran": []})
     return path
 
 
