@@ -9,7 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from checks.results import DEFAULT_RESULTS, MutationResults, read_mutation_results
+from checks.results import DEFAULT_RESULTS, MutationResults, ResultsError, read_mutation_results
 from checks.results.files import write_json, write_text
 from reports import formatting, views
 from reports.model import Site, document_slug, implementation_matrix, load
@@ -69,9 +69,18 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
             env, "document.html.j2", root="../", **common, **context
         )
     names, matrix = implementation_matrix(site)
-    mutants = _mutants(out / "mutants.json")
+    mutants, unreadable = _mutants(out / "mutants.json")
+    if unreadable:
+        say(f"warning: {unreadable}; the report leaves the mutation score out")
     pages[Path("implementations.html")] = _render(
-        env, "implementations.html.j2", root="", names=names, matrix=matrix, mutants=mutants, **common
+        env,
+        "implementations.html.j2",
+        root="",
+        names=names,
+        matrix=matrix,
+        mutants=mutants,
+        unreadable=unreadable,
+        **common,
     )
     extras = [name for name in ("results.json", "junit.xml", "mutants.json") if (out / name).is_file()]
     pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
@@ -79,9 +88,14 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
     return out / "index.html"
 
 
-def _mutants(path: Path) -> MutationResults | None:
-    """The mutation run's results (python -m checks.engine.mutation), when the folder has them."""
-    return read_mutation_results(path) if path.is_file() else None
+def _mutants(path: Path) -> tuple[MutationResults | None, str]:
+    """The mutation run's results (python -m checks.engine.mutation) when the folder has them, or why not."""
+    if not path.exists():
+        return None, ""
+    try:
+        return read_mutation_results(path), ""
+    except ResultsError as error:
+        return None, str(error)
 
 
 def _render(env: Environment, template: str, **context: object) -> str:

@@ -21,6 +21,8 @@ from checks.results import Figure
 from checks.results.records import Series
 
 SERIES_CLASSES = 8
+LARGEST = 1e300
+"""Values beyond this magnitude are refused: the axes' arithmetic would overflow."""
 LEVELS = 48
 """Shades a heatmap quantises its values to."""
 WIDTH, HEIGHT = 640, 360
@@ -73,13 +75,25 @@ def render(figure: Figure) -> Markup:
     if kind not in draw:
         raise FigureError(f"unknown figure kind {kind!r}")
     alt = figure.alt or figure.title or figure.name or "figure"
-    body = draw[kind](figure)
+    largest = max((abs(v) for v in _values(figure) if math.isfinite(v)), default=0.0)
+    if largest > LARGEST:
+        raise FigureError(f"a value of magnitude {largest:.3g} is too large to draw (at most {LARGEST:.0e})")
+    try:
+        body = draw[kind](figure)
+    except ArithmeticError as error:  # a range too wide for floating point, past the check above
+        raise FigureError(f"these values cannot be drawn ({type(error).__name__}: {error})") from None
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(alt)}" class="figure" font-size="12" fill="currentColor">'
         f"<title>{escape(alt)}</title>"
     )
     return Markup(head + "".join(body) + "</svg>")
+
+
+def _values(figure: Figure) -> list[float]:
+    """Every number the figure would place."""
+    points = [v for s in figure.series.values() for v in (*s.x, *s.y)]
+    return [*points, *(v for row in figure.matrix for v in row), *figure.marks.values()]
 
 
 def _lines(figure: Figure) -> list[str]:

@@ -29,6 +29,8 @@ class Source:
     index: int
     path: Path
     environment: Environment
+    reran: tuple[str, ...] = ()
+    """The claims its latest run re-ran, when that run was merged into an earlier file."""
 
     @property
     def machine(self) -> str:

@@ -166,7 +166,10 @@ def test_a_missing_field_names_the_field(bad_run):
 
 def test_a_bad_expected_verdict_names_the_value(bad_run):
     _, claims, _ = bad_run
-    assert _file_error(claims, "unknown_verdict") == "ValueError: 'true' is not a valid Verdict"
+    assert _file_error(claims, "unknown_verdict") == (
+        "ValueError: 'true' is not a valid Verdict; "
+        "expect one of: proved, holds, qualified, refuted, broken, out-of-scope"
+    )
 
 
 def test_a_file_without_a_claim_or_with_a_failing_import(bad_run):

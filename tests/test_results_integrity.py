@@ -117,3 +117,13 @@ def test_junit_is_moved_in_only_when_pytest_finished(tmp_path, monkeypatch):
     monkeypatch.setattr(reports_cli, "run_pytest", interrupted)
     assert reports_cli.run_claims(out, []) == 2
     assert (out / "junit.xml").read_text() == "<previous/>" and not list(out.glob(".run-*"))
+
+
+def test_under_xdist_a_run_of_one_claim_is_merged_too(catalog, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", f"{ROOT}:{catalog.path}")
+    arguments = ("--results", "r.json", "-p", "no:cacheprovider", "-n", "2")
+    catalog.runpytest_subprocess("claims", *arguments).assert_outcomes(passed=3)
+    assert read_results(catalog.path / "r.json").reran == []
+    catalog.runpytest_subprocess("claims", "-k", "integrity.one", *arguments).assert_outcomes(passed=1)
+    merged = read_results(catalog.path / "r.json")
+    assert len(merged.claims) == 3 and merged.reran == ["integrity.one"]

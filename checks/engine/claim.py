@@ -39,7 +39,11 @@ class Claim:
     def __post_init__(self) -> None:
         if not CLAIM_ID.fullmatch(self.id):
             raise ValueError(f"claim id {self.id!r} must look like 'pe.constant-norm'")
-        self.expect = Verdict(self.expect)
+        try:
+            self.expect = Verdict(self.expect)
+        except ValueError:
+            valid = ", ".join(verdict.value for verdict in Verdict)
+            raise ValueError(f"{self.expect!r} is not a valid Verdict; expect one of: {valid}") from None
         if not self.sources:
             raise ValueError(f"claim {self.id} quotes no source sentence")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -21,7 +22,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results
+from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
 from checks.sources import Quote, document_text, documents
 
 CLAIMS_DIR = ROOT / "claims"
@@ -41,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     except (CliError, ResultsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader stopped reading (``| head``): stop writing, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,6 +100,8 @@ def new_claim(args: argparse.Namespace) -> int:
     if elsewhere:
         raise CliError(f"claim id {args.id!r} is already declared in {elsewhere}")
     document = _document(args.document)
+    if not args.quote.strip():
+        raise CliError("--quote is empty: copy the sentence the claim checks, byte-exact from sources/")
     quote = Quote(document, args.section, args.quote)
     try:
         quote.verify()
@@ -100,7 +109,15 @@ def new_claim(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     if not _is_heading(args.section, document_text(document)):
         print(f"warning: section {args.section!r} is not a heading of {document}", file=sys.stderr)
-    path.write_text(skeleton(args.id, args.title, args.statement, quote), encoding="utf-8")
+    text = skeleton(args.id, args.title, args.statement, quote)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise CliError(
+            f"the claim file cannot be written as UTF-8 ({error.reason}: {error.object[error.start : error.end]!r}); "
+            "check --title and --statement"
+        ) from None
+    write_text(path, text)  # atomic: a crash leaves no half-written file to block a retry
     print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {path} --results /tmp/r.json")
     return 0
 

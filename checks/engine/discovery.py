@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from checks.engine.claim import Claim
+from checks.engine.limits import TIME_LIMIT_ENV, TimeLimitExceeded, alarm, time_limit
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS_DIR = ROOT / "claims"
@@ -17,8 +18,12 @@ def claim_files(directory: Path = CLAIMS_DIR) -> list[Path]:
     return sorted(p for p in directory.glob("*.py") if not p.name.startswith("_"))
 
 
+class ClaimFileError(Exception):
+    """A claim file that tried to exit, or ran past its time limit, while it was imported."""
+
+
 def load_claims(path: Path) -> list[Claim]:
-    """Import one claim file in isolation and return the Claim objects it defines."""
+    """Import one claim file in isolation, within the claims' time limit; the Claim objects it defines."""
     name = f"claims_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -26,7 +31,17 @@ def load_claims(path: Path) -> list[Claim]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        with alarm(time_limit()) as armed:
+            spec.loader.exec_module(module)
+    except TimeLimitExceeded:
+        del sys.modules[name]
+        if not armed:
+            raise
+        limit = f"the claims' time limit of {time_limit():g} s (environment variable {TIME_LIMIT_ENV})"
+        raise ClaimFileError(f"importing it ran past {limit}") from None
+    except SystemExit as stop:
+        del sys.modules[name]
+        raise ClaimFileError(f"it called exit ({stop.code!r}) while it was imported") from None
     except BaseException:
         del sys.modules[name]
         raise
@@ -59,17 +74,6 @@ def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
         unloaded = f" (files that failed to load: {', '.join(failed)})" if failed else ""
         raise LookupError(f"no claim with id {claim_id!r} under {directory}{unloaded}")
     return claims[claim_id]
-
-
-def declared_ids(directory: Path) -> set[str]:
-    """The ids the claim files of ``directory`` declare now (a file that fails to load: its ``file:`` id)."""
-    declared: set[str] = set()
-    for path in claim_files(directory):
-        try:
-            declared |= {claim.id for claim in load_claims(path)}
-        except Exception:  # reported where it is collected
-            declared.add(f"file:{repository_path(path)}")
-    return declared
 
 
 def repository_path(path: Path | None) -> str:

@@ -51,13 +51,13 @@ class Guard:
             return
         armed = False
         try:
-            with _alarm(self.deadline - time.monotonic()) as armed:
+            with alarm(self.deadline - time.monotonic()) as armed:
                 action()
         except TimeLimitExceeded:
             self._out_of_time(what)  # named by the innermost step (a step of a proof, say)
             if not armed:
                 raise
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # a step that exits is broken, never a vanished claim
             where = traceback.extract_tb(error.__traceback__)[-1]
             self.errors.append(f"{what}: {type(error).__name__}: {error} ({where.filename}:{where.lineno})")
 
@@ -76,7 +76,7 @@ class Guard:
 
 
 @contextmanager
-def _alarm(seconds: float) -> Iterator[bool]:
+def alarm(seconds: float) -> Iterator[bool]:
     """Raise TimeLimitExceeded after ``seconds``; yields whether the alarm is armed.
 
     Not armed off the main thread, without a limit, or when a timer already runs (an outer
@@ -84,6 +84,7 @@ def _alarm(seconds: float) -> Iterator[bool]:
     """
     if (
         math.isinf(seconds)
+        or seconds <= 0
         or threading.current_thread() is not threading.main_thread()
         or signal.getitimer(signal.ITIMER_REAL)[0]
     ):

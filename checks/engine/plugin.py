@@ -16,17 +16,19 @@ import pytest
 from hypothesis import settings
 
 from checks.engine.claim import Claim
-from checks.engine.discovery import declared_ids, load_claims
+from checks.engine.discovery import claim_files, load_claims
 from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
+from checks.engine.limits import time_limit
 from checks.engine.outcomes import Outcomes
 from checks.implementations.registry import load, register
 from checks.results.codec import from_json, to_json
-from checks.results.files import DEFAULT_RESULTS, ROOT, save_run
+from checks.results.files import DEFAULT_RESULTS, save_run
 from checks.results.records import ClaimRecord, Run
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"
+COVERAGE = "theory_claims_coverage"
 """The key under which an xdist controller tells its workers the folder they share outcomes through."""
 OUTCOMES = pytest.StashKey[Outcomes]()
 
@@ -44,16 +46,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:
+        time_limit()
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
     for spec in config.getoption("--impl"):
         try:
             register(load(spec))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
-    config.stash[OUTCOMES] = Outcomes(_shared_folder(config))
-    config.pluginmanager.register(ResultsCollector(config), "theory-claims-results")
+    coverage = Coverage(config)
+    config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))
+    config.pluginmanager.register(coverage, "theory-claims-coverage")
+    config.pluginmanager.register(ResultsCollector(config, coverage), "theory-claims-results")
 
 
-def _shared_folder(config: pytest.Config) -> Path | None:
+def _shared_folder(config: pytest.Config, coverage: Coverage) -> Path | None:
     """The folder xdist workers share outcomes through: made by the controller, handed to each worker."""
     worker = getattr(config, "workerinput", None)
     if worker is not None:
@@ -61,27 +69,50 @@ def _shared_folder(config: pytest.Config) -> Path | None:
     if getattr(config.option, "dist", "no") == "no":
         return None
     folder = Path(tempfile.mkdtemp(prefix="theory-claims-outcomes-"))
-    config.pluginmanager.register(_SharedOutcomes(folder), "theory-claims-shared-outcomes")
+    config.pluginmanager.register(_SharedOutcomes(folder, coverage), "theory-claims-shared-outcomes")
     return folder
 
 
 class _SharedOutcomes:
-    """The xdist controller's side: tell each worker the folder, remove it at the end."""
+    """The xdist controller's side: tell each worker the folder, hear what each collected, remove the folder."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, coverage: Coverage) -> None:
+        self.folder, self.coverage = folder, coverage
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[SHARED] = str(self.folder)
+
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        seen = getattr(node, "workeroutput", {}).get(COVERAGE)
+        if seen is not None:
+            self.coverage.workers.append(seen)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix == ".py" and file_path.parent.name == "claims" and not file_path.name.startswith("_"):
+    if _is_claim_file(file_path):
         return ClaimFile.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A claim file named on the command line is not also a test module (its import errors are its claims')."""
+    if _is_claim_file(module_path):
+        return NotATestModule.from_parent(parent, path=module_path)
+    return None
+
+
+def _is_claim_file(path: Path) -> bool:
+    return path.suffix == ".py" and path.parent.name == "claims" and not path.name.startswith("_")
+
+
+class NotATestModule(pytest.File):
+    """What pytest's Python collector gets for a claim file: nothing (ClaimFile collects it)."""
+
+    def collect(self):
+        return []
 
 
 class ClaimFile(pytest.File):
@@ -172,8 +203,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 class ResultsCollector:
     """Gathers claim records from every report (xdist workers included) and writes them."""
 
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
+    def __init__(self, config: pytest.Config, coverage: Coverage) -> None:
+        self.config, self.coverage = config, coverage
         self.records: list[ClaimRecord] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -192,7 +223,7 @@ class ResultsCollector:
         derandomized = settings().derandomize
         seed_text = "derandomized" if derandomized else str(seed or "random")
         env = environment(settings.get_current_profile_name(), seed_text)
-        target, complete = Path(self.config.getoption("--results")), _complete(self.records)
+        target, complete = Path(self.config.getoption("--results")), self.coverage.complete(len(self.records))
         self.written = save_run(target, self.records, env, complete), complete
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -203,8 +234,38 @@ class ResultsCollector:
             terminalreporter.write_line(f"theory-claims: {what} in {path}")
 
 
-def _complete(records: list[ClaimRecord]) -> bool:
-    """Whether the run ran every claim of every claim folder it ran claims from."""
-    folders = {(ROOT / record.origin).resolve().parent for record in records if record.origin}
-    declared = {claim_id for folder in folders for claim_id in declared_ids(folder)}
-    return declared <= {record.id for record in records}
+class Coverage:
+    """Whether a run ran the whole catalog: every claim file of its claim folders, every claim, none deselected.
+
+    Each pytest-xdist worker collects everything and says what it saw; the controller counts the records.
+    """
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.files: set[Path] = set()
+        self.items = self.deselected = 0
+        self.workers: list[dict[str, int]] = []
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        claims = [item for item in session.items if isinstance(item, ClaimItem | BrokenFileItem)]
+        self.items, self.files = len(claims), self.files | {item.path for item in claims}
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        deselected = [item for item in items if isinstance(item, ClaimItem | BrokenFileItem)]
+        self.deselected += len(deselected)
+        self.files |= {item.path for item in deselected}
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput[COVERAGE] = {"items": self.items, "whole": int(self.whole_collection())}
+
+    def whole_collection(self) -> bool:
+        """Every claim file of the folders collected from, and no claim deselected."""
+        folders = {path.parent for path in self.files}
+        return not self.deselected and all(set(claim_files(folder)) <= self.files for folder in folders)
+
+    def complete(self, records: int) -> bool:
+        if self.workers:
+            return all(seen["whole"] for seen in self.workers) and records >= max(s["items"] for s in self.workers)
+        return self.whole_collection() and records >= self.items
