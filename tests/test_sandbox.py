@@ -189,3 +189,17 @@ def _sleepers() -> list[int]:
             if b"sleep" in command and b"40" in command:
                 found.append(int(entry.name))
     return found
+
+
+def test_what_lives_in_tmp_is_bound_back_into_the_private_tmp(monkeypatch, tmp_path):
+    """A tox environment or a clone under /tmp stays visible to the worker inside bubblewrap."""
+    environment = tmp_path / "clone" / ".tox" / "tests"
+    environment.mkdir(parents=True)
+    if Path("/tmp") not in environment.parents:
+        pytest.skip("pytest's temporary folder is not under /tmp on this machine")
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: "/usr/bin/bwrap")
+    monkeypatch.setattr(sandbox, "_python_paths", lambda: [environment])
+    command = sandbox._command(Path("/tmp/theory-claims-sandbox-x"))
+    tmpfs = command.index("/tmp", command.index("--tmpfs"))
+    bind = command.index(str(environment))
+    assert command[bind - 1] == "--ro-bind" and bind > tmpfs

@@ -128,8 +128,10 @@ class Sandbox:
                 raise SandboxError("the sandbox worker stopped before the script ran") from None
             reply = _line_within(process.stdout, timeout + 30)
             if not reply:
+                ended = process.poll()
                 self._stop()
-                raise SandboxError("the sandbox worker did not answer")
+                how = f"ended with status {ended}" if ended is not None else "did not answer"
+                raise SandboxError(f"the sandbox worker {how} (its own errors are on stderr)")
             answer = json.loads(reply)
             if answer.get("timed_out"):
                 raise SandboxError(f"the document's code ran past {timeout:g} s (its processes were killed)")
@@ -179,8 +181,12 @@ def _command(folder: Path) -> list[str]:
     program = bubblewrap()
     if program is None:
         return worker
+    needed = [*_python_paths(), Path(__file__).resolve().parent]
     isolated = [program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-    isolated += _reachable([*_python_paths(), Path(__file__).resolve().parent])
+    for path in needed:  # the private /tmp hides what lives there (a tox environment, a clone): bind it back
+        if Path("/tmp") in path.parents:
+            isolated += ["--ro-bind", str(path), str(path)]
+    isolated += _reachable(needed)
     isolated += ["--bind", str(folder), str(folder), "--unshare-net", "--unshare-pid", "--unshare-ipc"]
     return [*isolated, "--die-with-parent", "--new-session", "--chdir", str(folder), *worker]
 
