@@ -203,3 +203,8 @@ def test_what_lives_in_tmp_is_bound_back_into_the_private_tmp(monkeypatch, tmp_p
     tmpfs = command.index("/tmp", command.index("--tmpfs"))
     bind = command.index(str(environment))
     assert command[bind - 1] == "--ro-bind" and bind > tmpfs
+
+
+def test_a_scripts_temporary_files_go_to_its_own_folder(mode):
+    run = attack("import tempfile, os; print(tempfile.gettempdir() == os.getcwd(), tempfile.mkstemp()[1] != '')")
+    assert run.stdout == "True True\n"

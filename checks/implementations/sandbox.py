@@ -371,6 +371,7 @@ def _confine(folder: Path, worker: _Worker) -> None:
         os.setuid(NOBODY)
     os.environ.clear()
     os.environ.update(_environment(folder))
+    tempfile.tempdir = str(folder)  # the worker resolved its own temporary folder already: the script's is its own
     os.chdir(folder)
 
 
