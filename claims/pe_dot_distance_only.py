@@ -9,7 +9,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import k, omega, pairs_sum, pos, w
 from checks.helpers.similarity import dot, dot_scale, similarity_curve
-from checks.helpers.strategies import d_models, offsets, positions
+from checks.helpers.strategies import d_models, position_and_offset
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -53,8 +53,9 @@ def _(p):
 
 
 @claim.check(dtypes=FLOATS)
-@given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
-def dot_product_is_distance_only(t, pos, k, d):
+@given(at=position_and_offset(both_ways=True), d=d_models(even=True, high=128))
+def dot_product_is_distance_only(t, at, d):
+    pos, k = at
     rows = t.impl.sinusoidal([pos, pos + k, pos - k], d)
     expected = float(similarity_curve(d, [k])[0])
     for row, label in ((1, "PE(pos)·PE(pos+k)"), (2, "PE(pos)·PE(pos−k)")):

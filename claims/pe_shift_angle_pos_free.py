@@ -11,7 +11,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.encodings import clockwise_turn
 from checks.helpers.formulas import k, pos
-from checks.helpers.strategies import d_models, offsets, positions
+from checks.helpers.strategies import d_models, position_and_offset
 from checks.implementations.references import Reference, frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
@@ -63,9 +63,10 @@ def _(p):
 
 
 @claim.check(dtypes=FLOATS)
-@given(pos=positions(), other=positions(), k=offsets(), d=d_models(even=True, high=128))
-def same_turn_at_two_positions(t, pos, other, k, d):
+@given(at=position_and_offset(starts=2), d=d_models(even=True, high=128))
+def same_turn_at_two_positions(t, at, d):
     """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k)."""
+    pos, other, k = at
     rows = t.impl.sinusoidal([pos, pos + k, other, other + k], d)
     expected = (np.cos(k * frequency_values(d)), np.sin(k * frequency_values(d)))
     scale = max(abs(pos), abs(pos + k), abs(other), abs(other + k))

@@ -7,7 +7,7 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import k, omega, pair, pos, shift_block
-from checks.helpers.strategies import d_models, offsets, positions
+from checks.helpers.strategies import d_models, position_and_offset
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -47,8 +47,9 @@ def _(p):
 
 
 @claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
-def shift_matches_rotation(t, pos, k, d):
+@given(at=position_and_offset(), d=d_models(even=True, high=128))
+def shift_matches_rotation(t, at, d):
+    pos, k = at
     rotated = t.impl.sinusoidal([pos], d) @ t.ref.shift_matrix(k, d).T
     t.close(rotated, t.impl.sinusoidal([pos + k], d), scale=abs(pos) + abs(k), bound=2.0, label="M_k PE(pos)")
 

@@ -1,8 +1,9 @@
 """Each RoPE implementation's own bfloat16/float16 path keeps the relative score only up to a position."""
 
 from checks import Claim, Quote
-from checks.helpers.precision import find_boundary, rope_score_errors, rope_vectors
+from checks.helpers.precision import Boundary, find_boundary, rope_score_errors, rope_vectors
 from checks.implementations.base import backend_name, is_reference, missing
+from checks.implementations.domain import Domain
 from checks.implementations.probing import adapter_score_errors
 
 D_MODEL, DISTANCE = 64, 3
@@ -33,42 +34,48 @@ claim = Claim(
 
 @claim.probe
 def boundaries(r):
-    """Boundary per installed implementation × dtype, next to the reference with float32 and in-dtype angles."""
+    """Boundary per installed implementation × dtype, next to the reference with float32 and in-dtype angles.
+
+    The reference paths' boundaries are the claim's conditions; an implementation's boundary is measured
+    beside them (only the references decide the verdict), and whatever an implementation raises is its finding.
+    """
     q, key = rope_vectors(D_MODEL)
     scale = float(q.norm() * key.norm())
     rows = []
     for dtype in DTYPES:
-        paths = {
-            f"reference, {mode} angles": (rope_score_errors(dtype, mode, D_MODEL, DISTANCE), REACH)
-            for mode in ("float32", "low")
-        }
-        for adapter in r.implementations("rope"):
-            if missing(adapter) or is_reference(adapter) or backend_name(adapter) != "torch":
-                continue
-            errors = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)
-            paths[adapter.name] = (errors, min(REACH, getattr(adapter, "max_position", REACH)))
-        for name, (errors, top) in paths.items():
-            boundary = find_boundary(
-                errors, dtype, name, D_MODEL // 2, scale, reach=top - DISTANCE - WINDOW, window=WINDOW
-            )
-            rows.append(
-                {
-                    "implementation": name,
-                    "dtype": dtype,
-                    "holds_up_to": boundary.holds_up_to,
-                    "first_failure": boundary.first_failure,
-                    "error": boundary.error_at_failure,
-                    "tolerance": boundary.tolerance,
-                    "method": boundary.method,
-                }
-            )
+        for mode in ("float32", "low"):
+            errors = rope_score_errors(dtype, mode, D_MODEL, DISTANCE)
+            boundary = _measure(rows, f"reference, {mode} angles", dtype, errors, REACH, scale)
             if boundary.first_failure is not None:
                 r.condition(
-                    f"{name} in {dtype}: the score sees only n − m up to m = {boundary.holds_up_to}; at m = "
-                    f"{boundary.first_failure} the error is {boundary.error_at_failure:.3g} > {boundary.tolerance:.3g} "
-                    f"({boundary.method})",
-                    implementation=name,
+                    f"reference, {mode} angles, in {dtype}: the score sees only n − m up to m = "
+                    f"{boundary.holds_up_to}; at m = {boundary.first_failure} the error is "
+                    f"{boundary.error_at_failure:.3g} > {boundary.tolerance:.3g} ({boundary.method})",
+                    implementation=f"reference, {mode} angles",
                     dtype=dtype,
                     position=boundary.first_failure,
                 )
+        for adapter in r.implementations("rope"):
+            if missing(adapter) or is_reference(adapter) or backend_name(adapter) != "torch":
+                continue
+            with r.guarded(adapter, "rope"):
+                errors = adapter_score_errors(adapter, dtype, D_MODEL, DISTANCE)
+                top = min(REACH, Domain.of(adapter).max_position or REACH)
+                _measure(rows, adapter.name, dtype, errors, top, scale)
     r.measure("boundaries", rows)
+
+
+def _measure(rows: list, name: str, dtype: str, errors, top: int, scale: float) -> Boundary:
+    boundary = find_boundary(errors, dtype, name, D_MODEL // 2, scale, reach=top - DISTANCE - WINDOW, window=WINDOW)
+    rows.append(
+        {
+            "implementation": name,
+            "dtype": dtype,
+            "holds_up_to": boundary.holds_up_to,
+            "first_failure": boundary.first_failure,
+            "error": boundary.error_at_failure,
+            "tolerance": boundary.tolerance,
+            "method": boundary.method,
+        }
+    )
+    return boundary

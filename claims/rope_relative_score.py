@@ -90,8 +90,9 @@ def relative_score(q: np.ndarray, key: np.ndarray, distance: int) -> float:
 def score_sees_only_distance(t, qk, m, n):
     q, key = qk
     (rotated,) = rope_scores(t.impl, q, key, [(m, n)])
-    order = t.impl.to_interleaved(len(q))
-    expected = relative_score(q[order], key[order], n - m)
+    layout = t.impl.rope_layout(len(q))  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
+    q_in, key_in, turned = q[layout.order], key[layout.order], layout.rotated
+    expected = relative_score(q_in[:turned], key_in[:turned], n - m) + float(q_in[turned:] @ key_in[turned:])
     t.close(rotated, expected, scale=score_scale(q, key, [m, n]), label="RoPE score")
 
 

@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from checks.results import DEFAULT_RESULTS, MutationResults, ResultsError, read_mutation_results
 from checks.results.files import write_json, write_text
 from reports import formatting, views
-from reports.model import Site, document_slug, implementation_matrix, load
+from reports.model import Site, contract_cells, document_slug, implementation_matrix, load
 
 MANIFEST = ".pages.json"
 """The pages the last build wrote: the only ones a later build may remove."""
@@ -69,6 +69,7 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
             env, "document.html.j2", root="../", **common, **context
         )
     names, matrix = implementation_matrix(site)
+    contract = contract_cells(site)
     mutants, unreadable = _mutants(out / "mutants.json")
     if unreadable:
         say(f"warning: {unreadable}; the report leaves the mutation score out")
@@ -78,6 +79,8 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
         root="",
         names=names,
         matrix=matrix,
+        contract=contract,
+        checked=site.implementations,
         mutants=mutants,
         unreadable=unreadable,
         **common,

@@ -14,7 +14,16 @@ from checks.evidence import Evidence, kinds
 from checks.evidence.proof import ProofRecord
 from checks.helpers.devices import DEVICES
 from checks.helpers.tolerances import FLOATS
-from checks.results import ClaimRecord, Environment, EvidenceRecord, Finding, ResultsError, Run, read_results
+from checks.results import (
+    ClaimRecord,
+    Environment,
+    EvidenceRecord,
+    Finding,
+    ImplementationRecord,
+    ResultsError,
+    Run,
+    read_results,
+)
 from checks.sources import documents
 from checks.verdicts import Verdict, most_severe
 
@@ -153,6 +162,8 @@ class Site:
     claims: list[ClaimView]
     devices: list[str]
     dtypes: list[str]
+    implementations: list[tuple[Source, ImplementationRecord]] = field(default_factory=list)
+    """Each results file's implementation records: contract, domain, fingerprint (checked before the claims)."""
 
     @property
     def counts(self) -> list[tuple[str, int]]:
@@ -189,7 +200,12 @@ def load(paths: list[Path]) -> Site:
     for claim in claims:
         own = [run for _, run in claim.runs if run.reference]
         claim.badges = [_badge(own, device, dtype) for device in devices for dtype in dtypes]
-    return Site(sources, claims, devices, dtypes)
+    checked = [
+        (source, record)
+        for source, document in zip(sources, results, strict=True)
+        for record in document.implementations
+    ]
+    return Site(sources, claims, devices, dtypes, checked)
 
 
 def _quotes_documents(source: Source, record: ClaimRecord) -> None:
@@ -242,7 +258,7 @@ class Cell:
 
 def implementation_matrix(site: Site) -> tuple[list[str], list[tuple[ClaimView, dict[str, Cell]]]]:
     """Implementations (references first) and, per claim whose runs concern an implementation, a cell each."""
-    names: list[str] = []
+    names = list(dict.fromkeys(record.name for _, record in site.implementations))
     rows = []
     for claim in site.claims:
         runs = [run for _, run in claim.runs if run.implementation is not None]
@@ -255,6 +271,24 @@ def implementation_matrix(site: Site) -> tuple[list[str], list[tuple[ClaimView, 
         rows.append((claim, cells))
     names.sort(key=lambda name: (not name.startswith("reference-"), name))
     return names, rows
+
+
+def contract_cells(site: Site) -> dict[str, Cell]:
+    """The matrix's first row: each implementation's contract checks (every machine's), before any claim."""
+    cells = {}
+    for name in dict.fromkeys(record.name for _, record in site.implementations):
+        records = [record for _, record in site.implementations if record.name == name]
+        broken = [finding for record in records for finding in record.contract]
+        ran = [record for record in records if not record.missing]
+        if broken:
+            first = broken[0]
+            detail = f"{len(broken)} contract violation(s); first: {first.capability} ({first.check}): {first.text}"
+            cells[name] = Cell("fail", detail)
+        elif not ran:
+            cells[name] = Cell("skipped", records[0].missing)
+        else:
+            cells[name] = Cell("pass", f"{sum(record.checked for record in ran)} contract checks")
+    return cells
 
 
 def _cell(runs: list[Run]) -> Cell:
@@ -270,4 +304,4 @@ def _cell(runs: list[Run]) -> Cell:
     return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}")
 
 
-__all__ = ["Badge", "Cell", "ClaimView", "Shown", "Site", "Source", "implementation_matrix", "load"]
+__all__ = ["Badge", "Cell", "ClaimView", "Shown", "Site", "Source", "contract_cells", "implementation_matrix", "load"]

@@ -8,9 +8,10 @@ import pytest
 import torch
 
 from checks.evidence.check import CheckRun
-from checks.implementations.base import missing
+from checks.helpers.backends import TorchBackend
+from checks.implementations.base import Implementation, missing
+from checks.implementations.fingerprint import pair_order, probing
 from checks.implementations.pairing import HALF_SPLIT, to_interleaved
-from checks.implementations.probing import probe_permutation
 from checks.implementations.registry import by_name, implementations, load, offering
 from checks.results import read_results
 
@@ -71,7 +72,7 @@ def test_a_bad_spec_is_a_clear_error():
 @pytest.mark.parametrize("name", ["half-split-rope", "meta-complex-rope"])
 def test_probing_finds_the_declared_pairing(name):
     adapter = by_name(name)
-    assert np.array_equal(probe_permutation(adapter, 8), to_interleaved(8, adapter.pairing))
+    assert np.array_equal(pair_order(probing(adapter), 8), to_interleaved(8, adapter.pairing))
 
 
 def test_half_split_is_the_interleaved_rotation_on_permuted_dimensions():
@@ -98,14 +99,31 @@ def test_an_external_adapter_runs_through_impl_and_a_wrong_one_gets_a_counterexa
     assert any(f.kind == "implementation" and "shifted-rope" in f.text for f in record.findings)
 
 
-@pytest.mark.parametrize("name", ["torchtune", "hf-llama"])
-def test_third_party_adapters_rotate_like_the_reference_when_installed(name):
+@pytest.mark.parametrize("name", ["torchtune", "hf-llama", "rotary-embedding-torch", "x-transformers-rope"])
+def test_third_party_adapters_rotate_like_the_reference_in_their_layout_when_installed(name):
+    """Their pairs and, for x-transformers, a partial rotation (the first half of each head, its own frequencies)."""
     adapter = by_name(name)
     if missing(adapter):
         assert "not installed" in missing(adapter)
         return
     x = torch.randn(4, 16, dtype=torch.float32)
     positions = np.array([0, 1, 7, 1000])
-    order = to_interleaved(16, adapter.pairing)
-    reference = by_name("reference-torch").rope(x[:, order].double(), positions)[:, np.argsort(order)]
-    torch.testing.assert_close(adapter.rope(x, positions).double(), reference, rtol=1e-4, atol=1e-4)
+    implementation = Implementation(adapter, TorchBackend("float32"))
+    reference = implementation.rope_layout(16).apply(
+        x.double().numpy(), lambda part: by_name("reference-numpy").rope(part, positions)
+    )
+    got = implementation.rope(x, positions).double()
+    torch.testing.assert_close(got, torch.from_numpy(reference), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(("name", "amplitude"), [("positional-encodings", 1.0), ("x-transformers-sinusoidal", 0.25)])
+def test_third_party_sinusoidal_tables_are_the_formula_in_the_documents_layout_when_installed(name, amplitude):
+    """x-transformers scales its table by d^(−1/2) (0.25 for d = 16) and puts all sines first."""
+    adapter = by_name(name)
+    if missing(adapter):
+        assert "not installed" in missing(adapter)
+        return
+    positions = np.array([0, 1, 7, 1000])
+    table = Implementation(adapter, TorchBackend("float32")).sinusoidal(positions, 16).double()
+    reference = amplitude * by_name("reference-torch").sinusoidal(positions, 16, "float64", "cpu")
+    torch.testing.assert_close(table, reference, rtol=1e-4, atol=1e-4)

@@ -68,7 +68,7 @@ def _claim(observed: str, sweep: str, seconds: float) -> Results:
         SweepRun("s", "cpu", "float32", status=sweep, d_model=64),
     ]
     record = claim_record("x.y", observed, "proved", evidence=evidence, seconds=seconds)
-    return Results("", environment(), [record], [])
+    return Results("", environment(), [record], [], [])
 
 
 def test_differences_ignore_timings_and_report_verdicts():

@@ -138,7 +138,16 @@ ENVIRONMENT = environment(
 
 def write_hostile(path, claims: list[dict[str, Any]]) -> None:
     """A results file holding these records as written (JSON, in the current schema)."""
-    write_json(path, {"schema": SCHEMA_VERSION, "environment": to_json(ENVIRONMENT), "claims": claims, "reran": []})
+    write_json(
+        path,
+        {
+            "schema": SCHEMA_VERSION,
+            "environment": to_json(ENVIRONMENT),
+            "claims": claims,
+            "reran": [],
+            "implementations": [],
+        },
+    )
 
 
 NOT_SHOWN = {

@@ -59,7 +59,13 @@ def test_a_results_file_of_another_schema_version_is_refused_with_one_message(tm
 def test_a_record_that_breaks_the_schema_is_named_with_the_place(tmp_path):
     record = {**escaping_record(), "evidence": [{"kind": "check", "name": "c"}]}
     path = tmp_path / "r.json"
-    document = {"schema": SCHEMA_VERSION, "environment": _environment(), "claims": [record], "reran": []}
+    document = {
+        "schema": SCHEMA_VERSION,
+        "environment": _environment(),
+        "claims": [record],
+        "reran": [],
+        "implementations": [],
+    }
     path.write_text(json.dumps(document))
     with pytest.raises(Exception, match=r"claim 'report\.escaping' is malformed \(\$\.claims\[0\]\.evidence\[0\]"):
         read_results(path)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from hypothesis import Phase, settings
+from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
 from checks.evidence.check import Check, CheckRun
 from checks.helpers.backends import BACKENDS, Backend
@@ -14,6 +18,8 @@ from checks.helpers.current import CurrentRun, running
 from checks.helpers.devices import available_devices
 from checks.helpers.tolerances import Tolerance, tolerance
 from checks.implementations.base import Implementation, backend_name, is_reference, missing, unsupported
+from checks.implementations.contract import breach
+from checks.implementations.domain import Domain, DomainError
 from checks.implementations.references import Reference
 from checks.implementations.registry import by_name, offering
 
@@ -25,12 +31,12 @@ class VacuousTolerance(RuntimeError):
 class Trial:
     """The ``t`` a check receives: backend, implementation, tolerance, recorder."""
 
-    def __init__(self, run: CheckRun, xp: Backend, adapter: Any) -> None:
+    def __init__(self, run: CheckRun, xp: Backend, adapter: Any, domain: Domain | None = None) -> None:
         self.run = run
         self.xp = xp
         self.ref = Reference(xp)
         """The project's reference on this backend (angles, frequencies, M_k, ...), whatever is under test."""
-        self.impl = Implementation(adapter, xp)
+        self.impl = Implementation(adapter, xp, domain)
         """The implementation under test: the reference without ``uses=``, each registered one with it."""
         self.device, self.dtype = run.device, run.dtype
         self.tolerance: Tolerance = tolerance(run.dtype)
@@ -125,21 +131,40 @@ def run_check(check: Check) -> list[CheckRun]:
     runs = []
     for adapter in _adapters(check):
         backend = BACKENDS[backend_name(adapter)]
+        domain, declared = _domain(adapter)
         for device in check.devices:
             for dtype in check.dtypes:
                 run = CheckRun(check.name, device, dtype, implementation=adapter.name, reference=is_reference(adapter))
                 reason = (
                     _unavailable(device)
                     or missing(adapter)
+                    or declared
                     or backend.unsupported(device, dtype)
                     or unsupported(adapter, device, dtype)
+                    or domain.refuses_run(device, dtype)
+                )
+                broken = (
+                    None if reason or run.reference or not check.uses else breach(adapter, check.uses, device, dtype)
                 )
                 if reason:
                     run.message = reason
+                elif broken:
+                    run.status, run.message = (
+                        "failed",
+                        f"not run: it broke its contract in {dtype} on {device}: {broken}",
+                    )
                 else:
-                    _execute(check, run, backend(dtype, device), adapter)
+                    _execute(check, run, backend(dtype, device), adapter, domain)
                 runs.append(run)
     return runs
+
+
+def _domain(adapter: Any) -> tuple[Domain, str | None]:
+    """The adapter's declared domain, or why its declaration cannot be read."""
+    try:
+        return Domain.of(adapter), None
+    except DomainError as error:
+        return Domain(), f"{adapter.name}: {error}"
 
 
 def _adapters(check: Check) -> list[Any]:
@@ -154,40 +179,134 @@ def _unavailable(device: str) -> str | None:
     return None
 
 
-def _execute(check: Check, run: CheckRun, xp: Backend, adapter: Any) -> None:
-    trial = Trial(run, xp, adapter)
+@dataclass
+class Attempt:
+    """One Hypothesis run of a check: what failed (None: it held), at which input, and the sizes it called with."""
+
+    trial: Trial
+    failure: BaseException | None = None
+    failing_input: dict[str, str] | None = None
+    unsatisfiable: str = ""
+
+
+def _execute(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Domain) -> None:
+    started = time.perf_counter()
+    try:
+        attempt = _attempt(check, run, xp, adapter, domain)
+        if attempt.unsatisfiable:
+            run.message = attempt.unsatisfiable
+        elif attempt.failure is None:
+            run.status = "passed"
+        else:
+            run.status = "error" if _crashed(attempt.failure) else "failed"
+            run.counterexample = attempt.failing_input
+            run.message = _message(attempt.failure)
+            if not run.reference:
+                run.message = _sub_domain(check, run, xp, adapter, attempt)
+    finally:
+        run.seconds = time.perf_counter() - started
+
+
+def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shrink: bool = True) -> Attempt:
+    """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
+    when only whether it fails matters)."""
+    trial = Trial(run, xp, adapter, domain)
+    attempt = Attempt(trial)
     test = check.test
-    inner = test.hypothesis.inner_test
+    inner, kept = test.hypothesis.inner_test, test._hypothesis_internal_use_settings
+    if not shrink:
+        phases = [phase for phase in kept.phases if phase not in (Phase.shrink, Phase.explain)]
+        test._hypothesis_internal_use_settings = settings(kept, phases=phases)
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         trial.begin(kwargs)
-        return inner(*args, **kwargs)
+        try:
+            return inner(*args, **kwargs)
+        except Exception as error:
+            if not isinstance(error, UnsatisfiedAssumption):
+                with contextlib.suppress(AttributeError):
+                    error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
+            raise
 
     test.hypothesis.inner_test = recording
-    started = time.perf_counter()
     try:
-        with running(CurrentRun(run.dtype, trial.impl.max_position)):
+        with running(CurrentRun(run.dtype, domain)):
             test(trial)
-        run.status = "passed"
-    except (AssertionError, ExceptionGroup) as failure:
-        run.status = "error" if _crashed(failure) else "failed"
-        run.counterexample = trial.current_input
-        run.message = _message(failure)
-    except Exception as crash:
-        run.status = "error"
-        run.message = _message(crash)
+    except Unsatisfiable:
+        attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe()})"
+    except Exception as failure:
+        attempt.failure = failure
+        attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
     finally:
-        run.seconds = time.perf_counter() - started
-        test.hypothesis.inner_test = inner
+        test.hypothesis.inner_test, test._hypothesis_internal_use_settings = inner, kept
+    return attempt
+
+
+SUB_DOMAIN_TRIES = 3
+"""How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
+
+
+def _sub_domain(check: Check, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str:
+    """An implementation's failure, with the sizes it fails at and the evidence for the rest.
+
+    The failing d_model is set aside (as if the implementation had declared it outside its domain) and the
+    check runs again, up to SUB_DOMAIN_TRIES times: "fails for d_model = 2; holds for d_model 4 … 128 over
+    40 examples". A domain error never hides the answer at the sizes the implementation supports.
+    """
+    failing: list[int] = []
+    attempt = first
+    for _ in range(SUB_DOMAIN_TRIES):
+        seen = attempt.trial.impl.d_models_seen
+        if not seen or seen[-1] in failing:
+            break
+        failing.append(seen[-1])
+        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
+        attempt = _attempt(check, scratch, xp, adapter, first.trial.impl.domain.excluding(failing), shrink=False)
+        if attempt.unsatisfiable:
+            return f"{run.message} (d_model = {_listed(failing)}: no other size inside its domain to try)"
+        if attempt.failure is None:
+            sizes = attempt.trial.impl.d_models_seen
+            return (
+                f"{run.message}. It fails for d_model = {_listed(failing)}; holds for d_model "
+                f"{min(sizes)} … {max(sizes)} over {scratch.examples} examples with those sizes set aside"
+            )
+    if len(failing) < 2:
+        return run.message
+    return f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
+
+
+def _listed(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes))
+
+
+def _first_input(failure: BaseException) -> dict[str, str] | None:
+    for inner in getattr(failure, "exceptions", ()):
+        found = getattr(inner, "theory_claims_input", None) or _first_input(inner)
+        if found:
+            return found
+    return None
 
 
 def _crashed(failure: BaseException) -> bool:
-    """A group that holds anything but assertion failures is a crash."""
+    """Anything but assertion failures (a group: any member) is a crash."""
     if isinstance(failure, ExceptionGroup):
-        return any(not isinstance(e, AssertionError) or _crashed(e) for e in failure.exceptions)
-    return False
+        return any(_crashed(e) for e in failure.exceptions)
+    return not isinstance(failure, AssertionError)
 
 
-def _message(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}"
+def _message(error: BaseException | None) -> str:
+    """What happened, in words: Hypothesis's FlakyFailure and ExceptionGroup unpacked, each failure with its input."""
+    if error is None:
+        return ""
+    if isinstance(error, FlakyFailure):
+        inner = "; ".join(_message(e) for e in error.exceptions)
+        text = f"output depends on earlier calls: the same input failed once and passed when repeated ({inner})"
+    elif isinstance(error, ExceptionGroup):
+        parts = [f"({i}) {_message(e)}" for i, e in enumerate(error.exceptions, 1)]
+        text = f"{len(parts)} distinct failures: " + "; ".join(parts)
+    else:
+        text = f"{type(error).__name__}: {error}"
+        where = getattr(error, "theory_claims_input", None)
+        if where and not isinstance(error, AssertionError):
+            text += f" at {where}"
     return text[:2000]

@@ -21,10 +21,11 @@ from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
 from checks.engine.outcomes import Outcomes
+from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import load, register
 from checks.results.codec import from_json, to_json
 from checks.results.files import DEFAULT_RESULTS, save_run
-from checks.results.records import ClaimRecord, Run
+from checks.results.records import ClaimRecord, ImplementationRecord, Run
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"
@@ -201,11 +202,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class ResultsCollector:
-    """Gathers claim records from every report (xdist workers included) and writes them."""
+    """Checks every implementation's contract before the claims, gathers claim records from every report
+    (xdist workers included) and writes them all."""
 
     def __init__(self, config: pytest.Config, coverage: Coverage) -> None:
         self.config, self.coverage = config, coverage
         self.records: list[ClaimRecord] = []
+        self.implementations: list[ImplementationRecord] = []
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Contract checks first, in the process that writes the results: here, before this process runs claims.
+
+        An xdist controller runs no claim itself (its adapters have not been called when it checks them at the end).
+        """
+        if not hasattr(self.config, "workerinput") and any(isinstance(i, ClaimItem) for i in session.items):
+            self.implementations = checked_implementations()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "call":
@@ -219,14 +230,23 @@ class ResultsCollector:
         """
         if hasattr(self.config, "workerinput") or not self.records or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
+        if not self.implementations:
+            self.implementations = checked_implementations()
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize
         seed_text = "derandomized" if derandomized else str(seed or "random")
         env = environment(settings.get_current_profile_name(), seed_text)
         target, complete = Path(self.config.getoption("--results")), self.coverage.complete(len(self.records))
-        self.written = save_run(target, self.records, env, complete), complete
+        self.written = save_run(target, self.records, env, complete, self.implementations), complete
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        for record in self.implementations:
+            if record.contract:
+                first = record.contract[0]
+                terminalreporter.write_line(
+                    f"theory-claims: implementation {record.name} breaks its contract ({len(record.contract)} "
+                    f"finding(s), listed in the report); first: {first.capability} ({first.check}): {first.text}"
+                )
         written = getattr(self, "written", None)
         if written is not None:
             path, complete = written

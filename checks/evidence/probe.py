@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,31 @@ class Recorder:
         from checks.implementations.registry import offering
 
         return offering(capability)
+
+    @contextmanager
+    def guarded(self, adapter: Any, capability: str) -> Iterator[None]:
+        """Around what a probe does with one implementation: whatever another implementation raises ends
+        that block only, as its finding (naming it, the capability, the input and the exception); an input
+        outside its declared domain is noted as skipped. The project's own references are not guarded: a
+        crash there breaks the claim.
+        """
+        from checks.implementations.base import ImplementationFailure, OutsideDomain, is_reference
+
+        if is_reference(adapter):
+            yield
+            return
+        try:
+            yield
+        except OutsideDomain as outside:
+            self.record.measurements.setdefault("skipped", {})[adapter.name] = outside.reason
+        except ImplementationFailure as failure:
+            self.implementation(str(failure), implementation=adapter.name, capability=capability)
+        except Exception as error:
+            self.implementation(
+                f"{adapter.name}.{capability}: probing it failed with {type(error).__name__}: {error}",
+                implementation=adapter.name,
+                capability=capability,
+            )
 
     @property
     def findings(self) -> list[Finding]:

@@ -1,4 +1,4 @@
-"""The run in progress, as strategies see it: its dtype and the implementation's own position limit.
+"""The run in progress, as strategies see it: its dtype and the domain the implementation under test declares.
 
 The engine's harness sets it around each run of a check; strategies read it (helpers never import
 the engine, the engine imports this).
@@ -9,14 +9,20 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from checks.implementations.domain import Domain
 
 
 @dataclass(frozen=True)
 class CurrentRun:
     dtype: str
-    max_position: int | None = None
-    """The largest position the implementation under test takes (its table size), if it has one."""
+    domain: Domain = field(default_factory=Domain)
+    """What the implementation under test takes (positions, d_model): strategies draw inside it."""
+
+    @property
+    def max_position(self) -> int | None:
+        return self.domain.max_position
 
 
 _CURRENT: contextvars.ContextVar[CurrentRun | None] = contextvars.ContextVar("current_run", default=None)

@@ -15,7 +15,8 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks.helpers.strategies import UNIT, position_bound, positions
+from checks.helpers.current import current_run
+from checks.helpers.strategies import UNIT, d_models, position_bound, positions
 from checks.implementations.references import Reference
 from checks.verdicts import Verdict, most_severe
 
@@ -29,18 +30,26 @@ DEMO_Q, DEMO_KEY = np.array([1.0, 0.25]), np.array([0.5, 1.0])
 """The document prints no demo vectors; any 2-d q, k serve (for d = 2, RoPE's θ is 10000⁰ = 1)."""
 
 
-def query_key_pairs(high: int = 16) -> st.SearchStrategy[tuple[np.ndarray, np.ndarray]]:
-    """(q, k): two float64 vectors with entries in [−1, 1] of one even length d ≤ ``high``."""
-    rows = st.integers(1, high // 2).flatmap(lambda pairs: arrays(np.float64, (2, 2 * pairs), elements=UNIT))
-    return rows.map(lambda both: (both[0], both[1]))
+@st.composite
+def query_key_pairs(draw: st.DrawFn, high: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """(q, k): two float64 vectors with entries in [−1, 1] of one even length d ≤ ``high`` (inside the
+    implementation's declared d_model, when it declares one)."""
+    run = current_run()
+    if run is not None and (run.domain.min_d_model or run.domain.d_models or run.domain.excluded_d_models):
+        d_model = draw(d_models(even=True, low=2, high=high))
+    else:
+        d_model = 2 * draw(st.integers(1, high // 2))
+    both = draw(arrays(np.float64, (2, d_model), elements=UNIT))
+    return both[0], both[1]
 
 
 @st.composite
 def common_shifts(draw: st.DrawFn) -> tuple[int, int, int]:
     """(m, n, s) with m, n, m + s and n + s all within the run's positions (checks.strategies.position_bound)."""
-    limit = position_bound()
+    limit, run = position_bound(), current_run()
+    lowest = run.domain.min_position if run is not None and run.domain.min_position is not None else 0
     m, n = draw(positions()), draw(positions())
-    shift = draw(st.integers(-min(m, n), limit - max(m, n)))
+    shift = draw(st.integers(lowest - min(m, n), limit - max(m, n)))
     return m, n, shift
 
 

@@ -2,12 +2,15 @@
 
 ``positions()`` and ``offsets()`` read the dtype of the run in progress, so that
 an angle pos · ω never needs a tolerance wider than a quarter of sin's range
-(see ``checks.tolerances.position_limit``).
+(see ``checks.tolerances.position_limit``); they, ``position_and_offset()`` and
+``d_models()`` also draw inside the domain the implementation under test declares
+(checks.implementations.domain), derived positions such as pos + k included.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import reject
 from hypothesis import strategies as st
 
 from checks.helpers.current import current_run
@@ -31,6 +34,9 @@ def position_bound(maximum: int | None = None, exact: bool = False) -> int:
 def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> int:
     """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``; see position_bound)."""
     top = position_bound(maximum, exact)
+    run = current_run()
+    if run is not None and run.domain.min_position is not None:
+        minimum = max(minimum, run.domain.min_position)
     if minimum > top:
         raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     return draw(st.integers(minimum, top))
@@ -43,12 +49,44 @@ def offsets(draw: st.DrawFn, maximum: int | None = None) -> int:
     return draw(st.integers(-bound, bound))
 
 
-def d_models(even: bool | None = True, low: int = 1, high: int = 256) -> st.SearchStrategy[int]:
-    """Embedding sizes; ``even=True`` even only, ``False`` odd only, ``None`` both."""
-    sizes = st.integers(low, high)
+@st.composite
+def position_and_offset(draw: st.DrawFn, both_ways: bool = False, starts: int = 1) -> tuple[int, ...]:
+    """(pos, …, k): ``starts`` positions and a shift k with every pos + k (and pos − k when ``both_ways``) inside
+    the implementation's declared positions.
+
+    Without a declared position range: positions from ``positions()`` and k from ``offsets()``, as drawn separately.
+    """
+    at = [draw(positions()) for _ in range(starts)]
+    run = current_run()
+    if run is None or (run.domain.max_position is None and run.domain.min_position is None):
+        return (*at, draw(offsets()))
+    bound = position_bound()
+    low = run.domain.min_position if run.domain.min_position is not None else -2 * bound
+    high = run.domain.max_position if run.domain.max_position is not None else 2 * bound
+    lowest, highest = max(low - min(at), -bound), min(high - max(at), bound)
+    if both_ways:
+        highest = min(highest, -lowest)
+        lowest = -highest
+    if lowest > highest:
+        reject()
+    return (*at, draw(st.integers(lowest, highest)))
+
+
+@st.composite
+def d_models(draw: st.DrawFn, even: bool | None = True, low: int = 1, high: int = 256) -> int:
+    """Embedding sizes inside the implementation's declared domain; ``even=True`` even only, ``False`` odd only,
+    ``None`` both."""
+    run = current_run()
+    domain = run.domain if run else None
+    if domain is not None and (domain.min_d_model or domain.d_models or domain.excluded_d_models):
+        taken = [d for d in domain.d_model_values(low, high) if even is None or (d % 2 == 0) == even]
+        if not taken:
+            reject()
+        return draw(st.sampled_from(taken))
+    size = draw(st.integers(low, high))
     if even is None:
-        return sizes
-    return sizes.map(lambda n: 2 * ((n + 1) // 2) if even else 2 * (n // 2) + 1)
+        return size
+    return 2 * ((size + 1) // 2) if even else 2 * (size // 2) + 1
 
 
 def vectors(size: int, elements: st.SearchStrategy[float] = UNIT) -> st.SearchStrategy[np.ndarray]:

@@ -39,13 +39,14 @@ class SinusoidalPipeline:
     positions: Stage = lambda pos, dtype: pos.to(dtype)
     frequencies: Callable[[int], torch.Tensor] = _frequencies
     pair: Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = lambda a: (torch.sin(a), torch.cos(a))
-    layout: Callable[[torch.Tensor, torch.Tensor, int], torch.Tensor] = _interleave
+    columns: Callable[[torch.Tensor, torch.Tensor, int], torch.Tensor] = _interleave
+    """How sines and cosines become columns (not ``layout``: that is the adapter's declaration)."""
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> torch.Tensor:
         low = getattr(torch, dtype)
         pos = self.positions(torch.as_tensor(positions, dtype=torch.float64, device=device), low)
         angles = pos[:, None] * self.frequencies(d_model).to(device, low)[None, :]
-        return self.layout(*self.pair(angles), d_model)
+        return self.columns(*self.pair(angles), d_model)
 
 
 def _rotate(even: torch.Tensor, odd: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -128,12 +129,12 @@ MUTANTS: tuple[SinusoidalPipeline | RopePipeline | AttentionPipeline, ...] = (
         PE, name="pe-position-plus-one", bug="positions counted from 1", positions=lambda p, dtype: (p + 1).to(dtype)
     ),
     replace(PE, name="pe-cos-negated", bug="a sign flipped: −cos", pair=lambda a: (torch.sin(a), -torch.cos(a))),
-    replace(PE, name="pe-half-split-layout", bug="all sines, then all cosines", layout=_blocks),
+    replace(PE, name="pe-half-split-layout", bug="all sines, then all cosines", columns=_blocks),
     replace(
         PE,
         name="pe-last-pair-zero",
         bug="the last pair left at zero",
-        layout=lambda s, c, d: _interleave(s, c, d).index_fill(-1, torch.tensor([d - 2, d - 1]), 0.0),
+        columns=lambda s, c, d: _interleave(s, c, d).index_fill(-1, torch.tensor([d - 2, d - 1]), 0.0),
     ),
     replace(
         PE,

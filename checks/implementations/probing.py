@@ -1,4 +1,4 @@
-"""Finding an implementation's RoPE pairing by probing it, and the envelope of its low-precision path."""
+"""An implementation's low-precision RoPE path, measured: the score error as a function of position."""
 
 from __future__ import annotations
 
@@ -7,48 +7,31 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.helpers.backends import BACKENDS
-from checks.helpers.precision import ErrorFunction, exact_pairs, frequencies_of, rope_vectors
-from checks.implementations.base import backend_name
-
-
-def probe_permutation(adapter: Any, d_model: int) -> np.ndarray:
-    """The permutation p with x_interleaved = x[p], read off the adapter itself.
-
-    Each basis vector e_j rotated at position 1 in float64 moves into exactly two
-    dimensions: j (cos) and its partner (sin). The dimension whose partner receives +sin
-    comes first; pairs are ordered by their angle (the frequency), fastest first.
-    """
-    xp = BACKENDS[backend_name(adapter)]("float64")
-    rotated = xp.to_float64(adapter.rope(xp.array(np.eye(d_model)), np.ones(d_model, dtype=np.int64)))
-    pairs: dict[tuple[int, int], float] = {}
-    for j in range(d_model):
-        partner = int(np.argmax(np.abs(np.delete(rotated[j], j))))
-        partner += partner >= j
-        if rotated[j, partner] > 0:
-            pairs[(j, partner)] = float(np.arctan2(rotated[j, partner], rotated[j, j]))
-    ordered = sorted(pairs, key=lambda pair: -pairs[pair])
-    return np.array([index for pair in ordered for index in pair])
+from checks.helpers.backends import NumpyBackend, TorchBackend
+from checks.helpers.precision import ErrorFunction, rope_vectors
+from checks.implementations.base import Implementation
+from checks.implementations.references import Reference
 
 
 def adapter_score_errors(adapter: Any, dtype: str, d_model: int, distance: int) -> ErrorFunction:
     """|(R(mθ)q)·(R(nθ)k) − qᵀR((n−m)θ)k| at m = pos, n = pos + distance, rotations by the adapter in the dtype.
 
-    q and k are the envelope's fixed vectors in the adapter's own pairing, rounded to the dtype.
+    q and k are the envelope's fixed vectors, rounded to the dtype; the exact score places the rotation
+    as the implementation does (its pairs, the dimensions it rotates: Implementation.rope_layout).
+    Every call goes through Implementation, so a failure names the adapter and its input.
     """
-    low = getattr(torch, dtype)
-    q, key = rope_vectors(d_model)
-    order = probe_permutation(adapter, d_model)
-    gap = torch.full((1, 1), float(distance), dtype=torch.float64)
-    sin, cos = exact_pairs(gap, frequencies_of(d_model))
-    q_rounded, key_rounded = q.to(low).double(), key.to(low).double()
-    qi, ki = q_rounded[order], key_rounded[order]
-    exact = float((qi[0::2] * (cos * ki[0::2] - sin * ki[1::2]) + qi[1::2] * (sin * ki[0::2] + cos * ki[1::2])).sum())
+    implementation = Implementation(adapter, TorchBackend(dtype))
+    q, key = (v.to(getattr(torch, dtype)).double().numpy() for v in rope_vectors(d_model))
+    layout = implementation.rope_layout(d_model)
+    exact_rope = Reference(NumpyBackend("float64")).rope
+    exact = float(q @ layout.apply(key, lambda part: exact_rope(part[None, :], [distance])[0]))
 
     def errors(positions: torch.Tensor) -> torch.Tensor:
         rows = positions.long().numpy()
-        queries = adapter.rope(q.to(low).expand(len(rows), -1).contiguous(), rows).double()
-        keys = adapter.rope(key.to(low).expand(len(rows), -1).contiguous(), rows + distance).double()
+        queries, keys = (
+            implementation.rope(implementation.xp.array(np.broadcast_to(v, (len(rows), d_model)).copy()), at).double()
+            for v, at in ((q, rows), (key, rows + distance))
+        )
         return ((queries * keys).sum(dim=1) - exact).abs()
 
     return errors

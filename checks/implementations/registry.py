@@ -5,10 +5,19 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from checks.implementations.base import declaration_error
 from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, ReferenceAdapter, TorchSdpaAttention
 from checks.implementations.capabilities import capabilities
 from checks.implementations.document import DocumentNumpy, DocumentTorch
-from checks.implementations.third_party import HuggingFaceLlamaRope, TorchtuneRope
+from checks.implementations.domain import Domain, DomainError
+from checks.implementations.third_party import (
+    HuggingFaceLlamaRope,
+    PositionalEncodings,
+    RotaryEmbeddingTorch,
+    TorchtuneRope,
+    XTransformersRope,
+    XTransformersSinusoidal,
+)
 
 BUILTIN: tuple[Any, ...] = (
     ReferenceAdapter("numpy"),
@@ -20,6 +29,10 @@ BUILTIN: tuple[Any, ...] = (
     TorchSdpaAttention(),
     TorchtuneRope(),
     HuggingFaceLlamaRope(),
+    RotaryEmbeddingTorch(),
+    XTransformersRope(),
+    XTransformersSinusoidal(),
+    PositionalEncodings(),
 )
 _external: list[Any] = []
 
@@ -41,24 +54,55 @@ def offering(capability: str) -> list[Any]:
 
 
 def load(spec: str) -> Any:
-    """Import ``package.module:object``; a class is instantiated. Raises with a message naming the spec."""
+    """Import ``package.module:object``; a class is instantiated. Raises ValueError with one line naming the spec.
+
+    Whatever the adapter's module or constructor raises (an import error, a broken constructor, a
+    SystemExit) is that one line, never a traceback.
+    """
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"--impl {spec!r}: expected package.module:object")
     try:
-        adapter = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise ValueError(f"--impl {spec!r}: {error}") from error
+        module = importlib.import_module(module_name)
+    except BaseException as error:
+        raise ValueError(f"--impl {spec!r}: importing {module_name} raised {_said(error)}") from None
+    adapter = getattr(module, attribute, None)
+    if adapter is None:
+        raise ValueError(f"--impl {spec!r}: module {module_name} has no {attribute!r}")
     if isinstance(adapter, type):
-        adapter = adapter()
-    if not getattr(adapter, "name", "") or not capabilities(adapter):
+        try:
+            adapter = adapter()
+        except BaseException as error:
+            raise ValueError(f"--impl {spec!r}: {attribute}() raised {_said(error)}") from None
+    name = getattr(adapter, "name", "")
+    if not isinstance(name, str) or not name or not capabilities(adapter):
         raise ValueError(
-            f"--impl {spec!r}: an adapter needs a name and at least one of sinusoidal, rope, attention (see README)"
+            f"--impl {spec!r}: an adapter needs a name (text) and at least one of sinusoidal, rope, attention "
+            "(see README 'Implementations')"
         )
+    try:
+        Domain.of(adapter)
+    except DomainError as error:
+        raise ValueError(f"--impl {spec!r}: {error}") from None
+    wrong = declaration_error(adapter)
+    if wrong:
+        raise ValueError(f"--impl {spec!r}: {wrong} (see README 'Implementations')")
     return adapter
+
+
+def _said(error: BaseException) -> str:
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
 
 
 def register(adapter: Any) -> None:
     if any(existing.name == adapter.name for existing in implementations()):
         raise ValueError(f"an implementation named {adapter.name!r} is already registered")
     _external.append(adapter)
+
+
+def unregister(adapter: Any) -> None:
+    """Take an adapter added with ``register`` out again (tests that register for a while)."""
+    _external.remove(adapter)

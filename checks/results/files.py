@@ -14,7 +14,14 @@ from typing import TypeVar
 from filelock import FileLock
 
 from checks.results.codec import JSON, DecodeError, from_json, to_json
-from checks.results.records import SCHEMA_VERSION, ClaimRecord, Environment, MutationResults, Results
+from checks.results.records import (
+    SCHEMA_VERSION,
+    ClaimRecord,
+    Environment,
+    ImplementationRecord,
+    MutationResults,
+    Results,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_RESULTS = ROOT / "reports" / "html" / "results.json"
@@ -49,33 +56,48 @@ def read_mutation_results(path: Path) -> MutationResults:
 
 
 def write_results(
-    path: Path, claims: Iterable[ClaimRecord], environment: Environment, reran: Iterable[str] = ()
+    path: Path,
+    claims: Iterable[ClaimRecord],
+    environment: Environment,
+    reran: Iterable[str] = (),
+    implementations: Iterable[ImplementationRecord] = (),
 ) -> None:
     """Write a results file atomically (a temporary file in the same folder, then os.replace)."""
-    document = Results(SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id), sorted(reran))
+    document = Results(
+        SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id), sorted(reran), list(implementations)
+    )
     write_json(path, to_json(document))
 
 
-def save_run(path: Path, claims: list[ClaimRecord], environment: Environment, complete: bool) -> Path:
+def save_run(
+    path: Path,
+    claims: list[ClaimRecord],
+    environment: Environment,
+    complete: bool,
+    implementations: list[ImplementationRecord] | None = None,
+) -> Path:
     """Write a run's records; a run of only some claims never replaces a file holding others with less.
 
     A partial run is merged into the results file already at ``path`` (its claims replace their earlier
-    records, the file lists them as re-run); where that file cannot be read, the run goes beside it, to
-    ``<name>-partial.json``, and the file stays as it was. Returns where the records went.
+    records, the file lists them as re-run; its implementations' records replace theirs); where that file
+    cannot be read, the run goes beside it, to ``<name>-partial.json``, and the file stays as it was.
+    Returns where the records went.
     """
+    mine = implementations or []
     with lock_for(path):  # two runs merging at once: one after the other
         if complete or not path.exists():
-            write_results(path, claims, environment)
+            write_results(path, claims, environment, (), mine)
             return path
         ran = [claim.id for claim in claims]
         try:
-            earlier = read_results(path).claims
+            earlier = read_results(path)
         except ResultsError:
             beside = path.with_name(f"{path.stem}-partial.json")
-            write_results(beside, claims, environment, ran)
+            write_results(beside, claims, environment, ran, mine)
             return beside
-        merged = {claim.id: claim for claim in earlier} | {claim.id: claim for claim in claims}
-        write_results(path, merged.values(), environment, ran)
+        merged = {claim.id: claim for claim in earlier.claims} | {claim.id: claim for claim in claims}
+        checked = {record.name: record for record in earlier.implementations} | {record.name: record for record in mine}
+        write_results(path, merged.values(), environment, ran, checked.values())
         return path
 
 

@@ -15,7 +15,7 @@ from checks.results.codec import JSON, Tagged
 from checks.sources import Quote
 from checks.verdicts import Verdict
 
-SCHEMA_VERSION = "theory-claims/results/2"
+SCHEMA_VERSION = "theory-claims/results/3"
 """Written into every results file; a file of another version is refused, never half-read."""
 
 FindingKind = Literal["condition", "counterexample", "implementation"]
@@ -189,14 +189,53 @@ class ClaimRecord:
 
 
 @dataclass
+class ContractFinding:
+    """An implementation breaking the protocol's contract (checks.implementations.contract), with its evidence."""
+
+    capability: str
+    check: str
+    """What was checked: "call" (type, shape, dtype, device, finite, input unchanged), "repeatable", "declared",
+    "fingerprint"."""
+    text: str
+    device: str = ""
+    dtype: str = ""
+    d_model: int = 0
+    """Where a call broke it (empty for what is not one call's)."""
+
+
+@dataclass
+class ImplementationRecord:
+    """One registered implementation, checked before the claims: its contract, its domain, its fingerprint."""
+
+    name: str
+    reference: bool
+    backend: str
+    capabilities: list[str]
+    missing: str
+    """Why it could not run here ("not installed: ..."), else empty."""
+    domain: str
+    """Its declared domain in words ("positions 0 … 4095"; "everything")."""
+    checked: int
+    """Contract checks that ran (calls and repeat comparisons)."""
+    contract: list[ContractFinding]
+    """Every contract violation found (none: it keeps the contract)."""
+    fingerprints: dict[str, dict[str, JSON]]
+    """Per capability, what probing measured (checks.implementations.fingerprint)."""
+    variants: list[str]
+    """Where what it computes differs from the documents' formula without breaking the contract."""
+    seconds: float
+
+
+@dataclass
 class Results:
-    """A results file: the environment of its latest run and one record per claim."""
+    """A results file: the environment of its latest run, the implementations it checked, one record per claim."""
 
     schema: str
     environment: Environment
     claims: list[ClaimRecord]
     reran: list[str]
     """The claims the latest run ran, when it ran only some and was merged into an earlier file (else empty)."""
+    implementations: list[ImplementationRecord]
 
 
 @dataclass

@@ -201,7 +201,7 @@ def on_cuda(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def write_document(path: Path, claims: list[dict[str, Any]], env: dict[str, Any]) -> Path:
     """A results file holding these records as written (JSON in the current schema)."""
     document = {"schema": SCHEMA_VERSION, "environment": env, "claims": sorted(claims, key=lambda c: c["id"])}
-    write_json(path, {**document, "reran": []})
+    write_json(path, {**document, "reran": [], "implementations": []})
     return path
 
 

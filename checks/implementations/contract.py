@@ -1,0 +1,248 @@
+"""Contract checks, run per implementation and capability before the claims.
+
+For every device and dtype the implementation runs in: a call returns the backend's array type with the
+shape, dtype and device asked for, finite values, and leaves its inputs as they were
+(checks.implementations.base.Implementation enforces each call); and the same input gives the same output
+again after calls in other dtypes and sizes (a cache keyed without the dtype returns another dtype's
+table). Then each capability's fingerprint is measured (checks.implementations.fingerprint) and
+compared with what the adapter declares.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from checks.helpers.backends import BACKENDS
+from checks.helpers.devices import available_devices
+from checks.helpers.tolerances import FLOATS
+from checks.implementations.base import (
+    Implementation,
+    ImplementationFailure,
+    OutsideDomain,
+    backend_name,
+    is_reference,
+    missing,
+    unsupported,
+)
+from checks.implementations.capabilities import capabilities
+from checks.implementations.domain import Domain, DomainError
+from checks.implementations.fingerprint import probe_d_model, rope_fingerprint, sinusoidal_fingerprint, variants
+from checks.implementations.pairing import INTERLEAVED
+from checks.results.records import ContractFinding, ImplementationRecord
+
+Call = Callable[[Implementation, int, int], Any]
+"""A capability called with (d_model, sequence length)."""
+PRECISION_ORDER = ("bfloat16", "float16", "float32", "float64")
+"""Dtypes from the coarsest: a table cached by the first call is then the least precise one."""
+SEED = 20261130
+LENGTH, LONGER = 300, 320
+"""Sequences of positions 0 … 299 (past 256, where bfloat16 stops holding every integer: a cache of angles formed
+in bfloat16 then differs from one formed in float32), and a longer one called in between."""
+
+
+def checked_implementations() -> list[ImplementationRecord]:
+    """The contract and fingerprint of every registered implementation, in the registry's order."""
+    from checks.implementations.registry import implementations
+
+    return [checked(adapter) for adapter in implementations()]
+
+
+_CHECKED: dict[int, tuple[Any, ImplementationRecord]] = {}
+"""Per adapter (by id, the adapter kept so that the id is not reused): its record, checked once per process."""
+
+
+def checked(adapter: Any) -> ImplementationRecord:
+    """The adapter's contract record, checked on first use in this process (before any claim calls it)."""
+    key = id(adapter)
+    if key not in _CHECKED:
+        _CHECKED[key] = (adapter, check_implementation(adapter))
+    return _CHECKED[key][1]
+
+
+def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None:
+    """A contract violation that makes the adapter's checks in this device and dtype pointless: its call at the
+    contract's own size broke the contract (a crash, a wrong type, shape, dtype or device, a non-finite output,
+    a changed input). A violation at one other size only does not count: the checks then find the sub-domain."""
+    record = checked(adapter)
+    try:
+        size = probe_d_model(Domain.of(adapter))
+    except ValueError:
+        return None
+    for finding in record.contract:
+        if (finding.capability, finding.check, finding.device, finding.dtype, finding.d_model) == (
+            capability,
+            "call",
+            device,
+            dtype,
+            size,
+        ):
+            return finding.text
+    return None
+
+
+def check_implementation(adapter: Any) -> ImplementationRecord:
+    """Contract and fingerprint of one registered adapter; nothing it does escapes as an exception."""
+    started = time.perf_counter()
+    record = ImplementationRecord(
+        name=str(adapter.name),
+        reference=is_reference(adapter),
+        backend=backend_name(adapter),
+        capabilities=sorted(capabilities(adapter)),
+        missing=_missing(adapter),
+        domain="",
+        checked=0,
+        contract=[],
+        fingerprints={},
+        variants=[],
+        seconds=0.0,
+    )
+    try:
+        domain = Domain.of(adapter)
+    except DomainError as error:
+        record.contract.append(ContractFinding("all", "declared", f"its domain declaration is malformed: {error}"))
+        return record
+    record.domain = domain.describe()
+    if record.missing:
+        return record
+    for capability in record.capabilities:
+        try:
+            _check_capability(adapter, domain, capability, record)
+        except Exception as error:  # an adapter's oddity that slipped past Implementation: its finding, not a crash
+            text = f"the contract checks could not finish: {type(error).__name__}: {error}"
+            record.contract.append(ContractFinding(capability, "call", text))
+    record.seconds = time.perf_counter() - started
+    return record
+
+
+def _missing(adapter: Any) -> str:
+    try:
+        return missing(adapter) or ""
+    except Exception as error:
+        return f"missing() raised {type(error).__name__}: {error}"
+
+
+def _check_capability(adapter: Any, domain: Domain, capability: str, record: ImplementationRecord) -> None:
+    try:
+        sizes = _sizes(domain)
+    except ValueError as error:
+        record.contract.append(ContractFinding(capability, "declared", str(error)))
+        return
+    for device in available_devices():
+        bound = [
+            Implementation(adapter, BACKENDS[record.backend](dtype, device), domain)
+            for dtype in PRECISION_ORDER
+            if _runs(adapter, domain, device, dtype)
+        ]
+        session = _Session(CALLS[capability], capability, record)
+        session.repeatable(bound, *sizes[:2])
+        for implementation in bound:
+            session.attempt(implementation, sizes[2])
+    if capability in FINGERPRINTS:
+        _fingerprint(adapter, domain, capability, record)
+
+
+def _runs(adapter: Any, domain: Domain, device: str, dtype: str) -> bool:
+    backend = BACKENDS[backend_name(adapter)]
+    return dtype in FLOATS and not (
+        backend.unsupported(device, dtype) or unsupported(adapter, device, dtype) or domain.refuses_run(device, dtype)
+    )
+
+
+def _sizes(domain: Domain) -> tuple[int, int, int]:
+    """The size the contract is checked at, another one (calls in between), and the smallest one it takes."""
+    first = probe_d_model(domain)
+    taken = [d for d in domain.d_model_values(2, 4096) if d % 2 == 0] or [first]
+    others = [d for d in (32, 16, 128, *taken) if d != first and d in taken]
+    return first, (others[0] if others else first), taken[0]
+
+
+class _Session:
+    """One capability's contract calls on one device: each call's violation becomes a finding with where it was."""
+
+    def __init__(self, call: Call, capability: str, record: ImplementationRecord) -> None:
+        self.call, self.capability, self.record = call, capability, record
+
+    def attempt(self, implementation: Implementation, d_model: int, length: int = LENGTH) -> np.ndarray | None:
+        """The call's output as float64; None when it broke the contract (a finding) or fell outside the domain."""
+        self.record.checked += 1
+        try:
+            return implementation.xp.to_float64(self.call(implementation, d_model, length))
+        except OutsideDomain:
+            return None
+        except ImplementationFailure as failure:
+            self._find(implementation, d_model, "call", str(failure))
+            return None
+
+    def repeatable(self, bound: list[Implementation], size: int, other: int) -> None:
+        """Each call once per dtype, coarsest first; then again, finest first, each after a call of the other size
+        and one of a longer sequence (which makes a cache keyed by length rebuild itself in that dtype).
+
+        A second answer that differs from the first means the output depends on earlier calls.
+        """
+        first = {b.xp.dtype: found for b in bound if (found := self.attempt(b, size)) is not None}
+        for implementation in reversed([b for b in bound if b.xp.dtype in first]):
+            self.attempt(implementation, other)
+            self.attempt(implementation, size, LONGER)
+            again, earlier = self.attempt(implementation, size), first[implementation.xp.dtype]
+            if again is not None and not np.array_equal(again, earlier, equal_nan=True):
+                difference = float(np.nanmax(np.abs(again - earlier))) if again.shape == earlier.shape else np.nan
+                self._find(
+                    implementation,
+                    size,
+                    "repeatable",
+                    f"output depends on earlier calls: the same {self.record.name}.{self.capability} call (d_model = "
+                    f"{size}, {implementation.xp.dtype}, {implementation.xp.device}) differs by {difference:.3g} from "
+                    "its first answer, after calls in other dtypes and sizes",
+                )
+
+    def _find(self, implementation: Implementation, d_model: int, check: str, text: str) -> None:
+        xp = implementation.xp
+        self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, d_model))
+
+
+def _sequence(implementation: Implementation, length: int) -> np.ndarray:
+    """Positions 0 … length − 1 (fewer where the domain ends sooner)."""
+    top = implementation.domain.max_position
+    return np.arange(length if top is None else min(length, top + 1))
+
+
+def sinusoidal_call(implementation: Implementation, d_model: int, length: int) -> Any:
+    positions = _sequence(implementation, length)
+    if implementation.domain.max_position is not None:  # and the largest position it declares
+        positions = np.append(positions, min(implementation.domain.max_position, 2**20))
+    return implementation.sinusoidal_as_given(positions, d_model)
+
+
+def rope_call(implementation: Implementation, d_model: int, length: int) -> Any:
+    positions = _sequence(implementation, length)
+    x = np.random.default_rng(SEED).uniform(-1.0, 1.0, (len(positions), d_model))
+    return implementation.rope(implementation.xp.array(x), positions)
+
+
+def attention_call(implementation: Implementation, d_model: int, length: int) -> Any:
+    rng = np.random.default_rng(SEED)
+    tokens = min(length, 16)
+    x, *weights = (rng.uniform(-1.0, 1.0, shape) for shape in ((tokens, d_model), *([(d_model, d_model)] * 3)))
+    return implementation.attention(*(implementation.xp.array(a) for a in (x, *weights)))
+
+
+sinusoidal_call.__name__, rope_call.__name__, attention_call.__name__ = "sinusoidal", "rope", "attention"
+CALLS: dict[str, Call] = {"sinusoidal": sinusoidal_call, "rope": rope_call, "attention": attention_call}
+FINGERPRINTS = {"rope": (rope_fingerprint, "pairing"), "sinusoidal": (sinusoidal_fingerprint, "layout")}
+
+
+def _fingerprint(adapter: Any, domain: Domain, capability: str, record: ImplementationRecord) -> None:
+    measure, attribute = FINGERPRINTS[capability]
+    try:
+        found = measure(adapter, domain)
+    except (ImplementationFailure, OutsideDomain, ValueError) as error:
+        record.contract.append(ContractFinding(capability, "fingerprint", f"could not be measured: {error}"))
+        return
+    record.fingerprints[capability] = found
+    notes, broken = variants(capability, found, getattr(adapter, attribute, INTERLEAVED))
+    record.variants += [f"{capability}: {note}" for note in notes]
+    record.contract += [ContractFinding(capability, "declared", text) for text in broken]

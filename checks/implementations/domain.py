@@ -1,0 +1,141 @@
+"""What an implementation declares it supports: positions, d_model, dtypes, devices.
+
+An adapter declares its domain with optional attributes (README "Implementations"):
+
+- ``min_position``, ``max_position``: the positions it takes (e.g. 0 … its table size − 1);
+- ``min_d_model``: the smallest d_model (head dimension, for RoPE) it takes;
+- ``d_models``: the d_model values it takes (any container: a range, a tuple);
+- ``dtypes``, ``devices``: the dtypes and devices it runs in.
+
+Strategies draw inside the domain (checks.helpers.strategies reads it from the run in progress), and an
+input outside it is discarded, not failed (``Domain.refuses``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
+from typing import Any
+
+
+class DomainError(ValueError):
+    """An adapter's domain declaration is malformed (the message names the attribute)."""
+
+
+@dataclass(frozen=True)
+class Domain:
+    min_position: int | None = None
+    max_position: int | None = None
+    min_d_model: int | None = None
+    d_models: tuple[int, ...] | None = None
+    dtypes: tuple[str, ...] | None = None
+    devices: tuple[str, ...] | None = None
+    excluded_d_models: frozenset[int] = field(default=frozenset())
+    """d_model values the engine set aside to look at the rest (an undeclared failure's sub-domain)."""
+
+    @classmethod
+    def of(cls, adapter: Any) -> Domain:
+        """The domain an adapter declares (nothing declared: everything)."""
+        return cls(
+            min_position=_integer(adapter, "min_position"),
+            max_position=_integer(adapter, "max_position"),
+            min_d_model=_integer(adapter, "min_d_model"),
+            d_models=_integers(adapter, "d_models"),
+            dtypes=_names(adapter, "dtypes"),
+            devices=_names(adapter, "devices"),
+        )
+
+    def excluding(self, d_models: Iterable[int]) -> Domain:
+        """This domain without ``d_models`` (the engine's sub-domain, not the adapter's declaration)."""
+        return replace(self, excluded_d_models=self.excluded_d_models | frozenset(d_models))
+
+    def takes_d_model(self, d_model: int) -> bool:
+        return (
+            (self.min_d_model is None or d_model >= self.min_d_model)
+            and (self.d_models is None or d_model in self.d_models)
+            and d_model not in self.excluded_d_models
+        )
+
+    def takes_position(self, position: int) -> bool:
+        return (self.min_position is None or position >= self.min_position) and (
+            self.max_position is None or position <= self.max_position
+        )
+
+    def refuses(self, *, d_model: int | None = None, positions: Iterable[int] = ()) -> str | None:
+        """Why an input is outside the domain (None when inside)."""
+        if d_model is not None and not self.takes_d_model(d_model):
+            return f"d_model = {d_model} is outside the declared domain ({self.describe()})"
+        outside = [int(p) for p in positions if not self.takes_position(int(p))]
+        if outside:
+            return f"position {outside[0]} is outside the declared domain ({self.describe()})"
+        return None
+
+    def refuses_run(self, device: str, dtype: str) -> str | None:
+        if self.dtypes is not None and dtype not in self.dtypes:
+            return f"{dtype} is outside the declared dtypes ({', '.join(self.dtypes)})"
+        if self.devices is not None and device not in self.devices:
+            return f"{device} is outside the declared devices ({', '.join(self.devices)})"
+        return None
+
+    def d_model_values(self, low: int, high: int) -> list[int]:
+        """The d_model values in low … high the domain takes."""
+        top = min(high, max(self.d_models)) if self.d_models else high
+        return [d for d in range(max(low, self.min_d_model or low), top + 1) if self.takes_d_model(d)]
+
+    def describe(self) -> str:
+        """The declaration in words ("positions 0 … 4095, d_model ≥ 4"); "everything" when nothing is declared."""
+        parts = []
+        if self.min_position is not None and self.max_position is not None:
+            parts.append(f"positions {self.min_position} … {self.max_position}")
+        elif self.min_position is not None:
+            parts.append(f"positions ≥ {self.min_position}")
+        elif self.max_position is not None:
+            parts.append(f"positions ≤ {self.max_position}")
+        if self.min_d_model is not None:
+            parts.append(f"d_model ≥ {self.min_d_model}")
+        if self.d_models is not None:
+            parts.append(f"d_model in {_span(self.d_models)}")
+        if self.excluded_d_models:
+            parts.append(f"d_model ∉ {{{', '.join(map(str, sorted(self.excluded_d_models)))}}}")
+        if self.dtypes is not None:
+            parts.append(f"dtypes {', '.join(self.dtypes)}")
+        if self.devices is not None:
+            parts.append(f"devices {', '.join(self.devices)}")
+        return "; ".join(parts) or "everything"
+
+
+def _integer(adapter: Any, name: str) -> int | None:
+    value = getattr(adapter, name, None)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DomainError(f"{name} = {value!r}: expected an integer")
+    return value
+
+
+def _integers(adapter: Any, name: str) -> tuple[int, ...] | None:
+    value = getattr(adapter, name, None)
+    if value is None:
+        return None
+    if not isinstance(value, Collection) or isinstance(value, str) or not value:
+        raise DomainError(f"{name} = {value!r}: expected a non-empty collection of integers (a range, a tuple)")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise DomainError(f"{name}: every value must be an integer")
+    return tuple(sorted(set(value)))
+
+
+def _names(adapter: Any, name: str) -> tuple[str, ...] | None:
+    value = getattr(adapter, name, None)
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, Collection) or not all(isinstance(v, str) for v in value):
+        raise DomainError(f"{name} = {value!r}: expected a collection of names such as ('float32', 'float64')")
+    return tuple(value)
+
+
+def _span(values: tuple[int, ...]) -> str:
+    if len(values) > 2 and all(b - a == values[1] - values[0] for a, b in pairwise(values)):
+        step = values[1] - values[0]
+        return f"{values[0]}, {values[1]}, … {values[-1]}" if step > 1 else f"{values[0]} … {values[-1]}"
+    return "{" + ", ".join(map(str, values)) + "}"

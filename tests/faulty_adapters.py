@@ -1,0 +1,155 @@
+"""Adapters that go wrong the ways real ones did (issue 15), each in one way only.
+
+Each is a correct RoPE (interleaved, base 10000, angles in float64) or a correct sinusoidal table but
+for its one fault, so that whatever the engine reports about it is that fault.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+
+def rotate(x: torch.Tensor, positions: np.ndarray, rotated: int | None = None) -> torch.Tensor:
+    """Interleaved RoPE of the first ``rotated`` dimensions (all by default), angles formed in float64."""
+    count = x.shape[-1] if rotated is None else rotated
+    inverse = 1.0 / (10000.0 ** (torch.arange(0, count, 2, dtype=torch.float64) / count))
+    angles = torch.as_tensor(positions, dtype=torch.float64)[:, None] * inverse[None, :]
+    cos, sin = (f(angles).to(x.dtype).to(x.device) for f in (torch.cos, torch.sin))
+    even, odd = x[..., 0:count:2], x[..., 1:count:2]
+    turned = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
+    return torch.cat([turned, x[..., count:]], dim=-1)
+
+
+def table(positions: np.ndarray, d_model: int, dtype: torch.dtype) -> torch.Tensor:
+    """The documents' PE rows, computed in ``dtype``."""
+    angles = torch.as_tensor(positions, dtype=dtype)[:, None] * (
+        1.0 / (10000.0 ** (torch.arange(0, d_model, 2, dtype=dtype) / d_model))
+    )
+    rows = torch.zeros(len(positions), d_model, dtype=dtype)
+    rows[:, 0::2], rows[:, 1::2] = torch.sin(angles), torch.cos(angles)
+    return rows
+
+
+class RaisesRope:
+    name, pairing = "faulty-raises", "interleaved"
+
+    def rope(self, x, positions):
+        raise RuntimeError("The size of tensor a (32) must match the size of tensor b (16)")
+
+
+class WrongShapeRope:
+    name, pairing = "faulty-wrong-shape", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x, positions)[..., : x.shape[-1] // 2]
+
+
+class NanRope:
+    name, pairing = "faulty-nan", "interleaved"
+
+    def rope(self, x, positions):
+        return torch.full_like(x, float("nan"))
+
+
+class NoneRope:
+    name, pairing = "faulty-none", "interleaved"
+
+    def rope(self, x, positions):
+        return None
+
+
+class FarNoneRope:
+    """Returns None past position 1000 only: the contract's calls (positions 0 … 319) pass, the checks' do not."""
+
+    name, pairing = "faulty-far-none", "interleaved"
+
+    def rope(self, x, positions):
+        return None if positions.max() > 1000 else rotate(x, positions)
+
+
+class ListRope:
+    name, pairing = "faulty-list", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x, positions).tolist()
+
+
+class NumpyForTorchRope:
+    name, pairing = "faulty-numpy", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x, positions).numpy()
+
+
+class MutatingRope:
+    """Writes the rotation into x and returns x."""
+
+    name, pairing = "faulty-mutates", "interleaved"
+
+    def rope(self, x, positions):
+        x.copy_(rotate(x, positions))
+        return x
+
+
+class SmallHeadCrashRope:
+    """Raises at head dimension 2 only, as a library that divides by (d/2 − 1) would."""
+
+    name, pairing = "faulty-small-head", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] == 2:
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+class PartialRope:
+    """Rotates the first half of each head only (frequencies over the rotated half), as partial rotary does."""
+
+    name, pairing, min_d_model = "faulty-partial", "interleaved", 4
+    d_models = range(4, 4097, 4)
+
+    def rope(self, x, positions):
+        return rotate(x, positions, x.shape[-1] // 2)
+
+
+class WrongDtypeSinusoidal:
+    """Returns float64 whatever dtype is asked for."""
+
+    name = "faulty-wrong-dtype"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        return table(positions, d_model, torch.float64)
+
+
+class StaleCacheSinusoidal:
+    """Keeps the last table it built, keyed without the dtype: the same call in another dtype gets that table,
+    computed in the earlier dtype (as positional-encodings' cache, keyed by shape, does)."""
+
+    name = "faulty-stale-cache"
+
+    def __init__(self) -> None:
+        self.key: tuple = ()
+        self.cached = torch.zeros(0)
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        wanted = getattr(torch, dtype)
+        if self.key != (tuple(positions.tolist()), d_model):
+            self.key, self.cached = (tuple(positions.tolist()), d_model), table(positions, d_model, wanted)
+        return self.cached.to(wanted)
+
+
+FAULTY = (
+    RaisesRope,
+    WrongShapeRope,
+    NanRope,
+    NoneRope,
+    FarNoneRope,
+    ListRope,
+    NumpyForTorchRope,
+    MutatingRope,
+    SmallHeadCrashRope,
+    PartialRope,
+    WrongDtypeSinusoidal,
+    StaleCacheSinusoidal,
+)

@@ -1,0 +1,191 @@
+"""Faulty adapters (tests/faulty_adapters.py), all registered at once: each is reported as itself, in its own
+cells and findings, and every claim's verdict, decided by the references alone, stays what it was.
+
+Issue 15's cases: an adapter that raises, returns the wrong shape, NaN, None, a list, NumPy for torch, the
+wrong dtype, writes into its input, keeps a cache stale across dtypes, crashes at one small d_model only,
+or rotates only part of each head.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from checks.engine.discovery import find_claim
+from checks.engine.outcomes import Outcomes
+from checks.evidence.check import CheckRun
+from checks.evidence.probe import ProbeRecord
+from checks.implementations.contract import check_implementation
+from checks.implementations.registry import register, unregister
+from checks.results import ClaimRecord, ImplementationRecord
+from tests.faulty_adapters import FAULTY
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAIMS = (
+    "rope.relative-score",
+    "rope.norm-preserving",
+    "rope.pairing-permutation",
+    "rope.low-precision-paths",
+    "pe.formula",
+    "pe.shift-is-rotation",
+)
+CONTRACT = {
+    "faulty-raises": ("call", "raised RuntimeError: The size of tensor a (32)"),
+    "faulty-wrong-shape": ("call", "returned shape (300, 32), not (300, 64)"),
+    "faulty-nan": ("call", "non-finite value(s)"),
+    "faulty-none": ("call", "returned NoneType, not torch.Tensor"),
+    "faulty-list": ("call", "returned list, not torch.Tensor"),
+    "faulty-numpy": ("call", "returned numpy.ndarray, not torch.Tensor"),
+    "faulty-mutates": ("call", "changed its input x"),
+    "faulty-small-head": ("call", "Tensor 300×2 on cpu, positions: 300 positions 0 … 299) raised ZeroDivisionError"),
+    "faulty-wrong-dtype": ("call", "returned float64 for float16"),
+    "faulty-stale-cache": ("repeatable", "output depends on earlier calls"),
+}
+BROKEN_CALLS = ("faulty-raises", "faulty-wrong-shape", "faulty-nan", "faulty-none", "faulty-list", "faulty-numpy")
+
+
+def _verdicts(outcomes: Outcomes) -> dict[str, ClaimRecord]:
+    return {claim_id: outcomes.record(find_claim(claim_id)) for claim_id in CLAIMS}
+
+
+@pytest.fixture(scope="module")
+def runs() -> tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dict[str, ImplementationRecord]]:
+    """(without the faulty adapters, with them, their contract records)."""
+    before = _verdicts(Outcomes())
+    adapters = [kind() for kind in FAULTY]
+    for adapter in adapters:
+        register(adapter)
+    try:
+        checked = {adapter.name: check_implementation(adapter) for adapter in adapters}
+        after = _verdicts(Outcomes())
+    finally:
+        for adapter in adapters:
+            unregister(adapter)
+    return before, after, checked
+
+
+def _own(record: ClaimRecord) -> list[tuple[str, str, str, str]]:
+    return sorted((r.name, r.device, r.dtype, r.status) for r in record.of(CheckRun) if r.reference)
+
+
+def _reference_findings(record: ClaimRecord) -> list[tuple[str, str]]:
+    return sorted((f.kind, f.text) for f in record.findings if f.kind != "implementation")
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_every_reference_verdict_and_finding_is_unchanged(runs, claim_id):
+    before, after, _ = runs
+    assert after[claim_id].observed == before[claim_id].observed == after[claim_id].expected
+    assert _own(after[claim_id]) == _own(before[claim_id])
+    assert _reference_findings(after[claim_id]) == _reference_findings(before[claim_id])
+    assert not after[claim_id].errors
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT))
+def test_the_contract_checks_name_each_fault(runs, name):
+    _, _, checked = runs
+    check, text = CONTRACT[name]
+    findings = checked[name].contract
+    assert any(f.check == check and text in f.text for f in findings), [f.text for f in findings]
+    assert all(f.text.startswith(name) or f.check == "repeatable" for f in findings if f.check == "call")
+
+
+def test_a_partial_rotation_is_a_variant_not_a_failure(runs):
+    _, after, checked = runs
+    assert not checked["faulty-partial"].contract
+    assert any("partial rotation: the first 32 of 64" in v for v in checked["faulty-partial"].variants)
+    partial = [r for c in after.values() for r in c.of(CheckRun) if r.implementation == "faulty-partial" and r.ran]
+    assert partial and all(r.status == "passed" for r in partial), [r.message for r in partial if r.status != "passed"]
+    pairing = after["rope.pairing-permutation"]
+    assert not [f for f in pairing.findings if f.data.get("implementation") == "faulty-partial"]
+
+
+@pytest.mark.parametrize("name", [*BROKEN_CALLS, "faulty-mutates"])
+def test_an_adapter_that_broke_its_contract_fails_its_cells_with_the_contract_finding(runs, name):
+    _, after, _ = runs
+    mine = [r for r in after["rope.relative-score"].of(CheckRun) if r.implementation == name and r.ran]
+    assert mine and all(r.status == "failed" for r in mine)
+    assert all(
+        r.message.startswith(f"not run: it broke its contract in {r.dtype} on cpu: {name}.rope(x: ") for r in mine
+    )
+
+
+def test_a_broken_call_inside_a_check_is_that_cell_with_its_input_as_counterexample(runs):
+    _, after, checked = runs
+    assert not [f for f in checked["faulty-far-none"].contract if f.check == "call"]  # positions 0 … 319 are fine
+    far = ("float64", "float32")  # bfloat16 and float16 draw positions below 1000 (their meaningful limit)
+    runs_ = after["rope.relative-score"].of(CheckRun)
+    mine = [r for r in runs_ if r.implementation == "faulty-far-none" and r.dtype in far and r.device == "cpu"]
+    assert len(mine) == 4 and all(r.status == "failed" for r in mine)
+    for run in mine:
+        assert run.message.startswith("ImplementationFailure: faulty-far-none.rope(x: "), run.message
+        assert "returned NoneType, not torch.Tensor" in run.message
+        numbers = [int(n) for n in re.findall(r"\d+", " ".join(map(str, run.counterexample.values())))]
+        assert max(numbers) > 1000, run.counterexample
+
+
+@pytest.mark.parametrize("claim_id", ["rope.pairing-permutation", "rope.low-precision-paths"])
+def test_a_probe_keeps_every_adapter_apart(runs, claim_id):
+    _, after, _ = runs
+    found = after[claim_id].findings
+    for name in BROKEN_CALLS:
+        mine = [f for f in found if f.kind == "implementation" and f.data.get("implementation") == name]
+        assert mine and all(f.text.startswith(f"{name}.rope(") for f in mine)
+    if claim_id == "rope.low-precision-paths":
+        (probe,) = after[claim_id].of(ProbeRecord)
+        measured = {row["implementation"] for row in probe.measurements["boundaries"]}
+        assert {"faulty-partial", "faulty-small-head", "reference, float32 angles"} <= measured
+
+
+def test_a_crash_at_one_small_d_model_does_not_hide_the_other_sizes(runs):
+    _, after, _ = runs
+    mine = [r for r in after["rope.relative-score"].of(CheckRun) if r.implementation == "faulty-small-head" and r.ran]
+    assert mine and all(r.status == "failed" for r in mine)
+    for run in mine:
+        assert "raised ZeroDivisionError" in run.message
+        assert "It fails for d_model = 2; holds for d_model 4 … " in run.message, run.message
+
+
+def test_the_wrong_dtype_is_said_in_every_low_precision_cell(runs):
+    _, after, _ = runs
+    mine = [r for r in after["pe.formula"].of(CheckRun) if r.implementation == "faulty-wrong-dtype" and r.ran]
+    low = [r for r in mine if r.dtype != "float64"]
+    assert low and all(r.status == "failed" and f"returned float64 for {r.dtype}" in r.message for r in low)
+    assert all(r.status == "passed" for r in mine if r.dtype == "float64")
+
+
+def test_the_document_adapters_are_never_asked_past_their_table(runs):
+    """pos + k is drawn inside the declared positions: no false failure "position 4096 exceeds ... table"."""
+    before, _, _ = runs
+    mine = [r for r in before["pe.shift-is-rotation"].of(CheckRun) if r.implementation.startswith("document-")]
+    assert mine and all(r.status in ("passed", "skipped") for r in mine), [r.message for r in mine]
+
+
+def test_a_module_or_constructor_that_raises_is_one_usage_error(pytester, monkeypatch):
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
+    pytester.makepyfile(
+        broken_import="raise ImportError('no module named flash_attn_cuda')",
+        broken_init=textwrap.dedent(
+            """
+            class Rope:
+                name = "broken-init"
+                def __init__(self):
+                    raise RuntimeError("CUDA driver not found")
+                def rope(self, x, positions):
+                    return x
+            """
+        ),
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{ROOT}:{pytester.path}")
+    for spec, said in (
+        ("broken_import:Rope", "importing broken_import raised ImportError: no module named flash_attn_cuda"),
+        ("broken_init:Rope", "Rope() raised RuntimeError: CUDA driver not found"),
+    ):
+        outcome = pytester.runpytest_subprocess("--impl", spec, "-p", "no:cacheprovider")
+        assert outcome.ret == pytest.ExitCode.USAGE_ERROR
+        text = outcome.stderr.str()
+        assert f"--impl {spec!r}: {said}" in text
+        assert "INTERNALERROR" not in text + outcome.stdout.str() and "Traceback" not in text
