@@ -17,6 +17,7 @@ _DTYPES = ("BFLOAT16", "FLOAT16", "FLOAT32", "FLOAT64", "FLOATS", "LOW_PRECISION
 _EXPORTS = {
     "Claim": "checks.engine.claim",
     "Quote": "checks.sources",
+    "Citation": "checks.sources",
     "Proof": "checks.symbolic",
     "decide": "checks.symbolic",
     "Verdict": "checks.verdicts",

@@ -1,7 +1,14 @@
-"""The source documents, and the quotes claims take from them."""
+"""The source documents, the quotes claims take from them, and the published works claims cite.
+
+A document is any UTF-8 ``.txt`` file of ``sources/`` (``THEORY_CLAIMS_SOURCES`` names another folder): dropping
+one there gives it a page, its coverage and ``checks new --document`` with no code change.
+"""
 
 from __future__ import annotations
 
+import difflib
+import os
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -9,14 +16,24 @@ from pathlib import Path
 SOURCES_DIR = Path(__file__).resolve().parent.parent / "sources"
 
 
-def documents(folder: Path = SOURCES_DIR) -> list[str]:
+def sources_dir() -> Path:
+    """The documents' folder: ``sources/``, or the folder ``THEORY_CLAIMS_SOURCES`` names."""
+    chosen = os.environ.get("THEORY_CLAIMS_SOURCES", "")
+    return Path(chosen) if chosen else SOURCES_DIR
+
+
+def documents(folder: Path | None = None) -> list[str]:
     """The names of the documents: the .txt files of sources/ (the only names a quote may give)."""
-    return sorted(p.name for p in folder.glob("*.txt") if p.is_file())
+    return sorted(p.name for p in (folder or sources_dir()).glob("*.txt") if p.is_file())
+
+
+def document_text(document: str, folder: Path | None = None) -> str:
+    """The text of a document named exactly as a file of sources/ (never a path: no folder, no ..)."""
+    return _document_text(document, folder or sources_dir())
 
 
 @cache
-def document_text(document: str, folder: Path = SOURCES_DIR) -> str:
-    """The text of a document named exactly as a file of sources/ (never a path: no folder, no ..)."""
+def _document_text(document: str, folder: Path) -> str:
     if document not in documents(folder):
         raise FileNotFoundError(f"no document {document!r} in {folder}; known: {documents(folder)}")
     try:
@@ -34,9 +51,98 @@ class Quote:
     text: str
 
     def verify(self) -> None:
-        """Raise ValueError unless the quote occurs verbatim in its document."""
-        if self.text not in document_text(self.document):
+        """Raise ValueError unless the section is a heading of the document and the quote occurs in it verbatim."""
+        text = document_text(self.document)
+        if self.section.strip() not in headings(text):
+            close = nearest(self.section, headings(text))
+            raise ValueError(
+                f"section {self.section!r} is not a heading of {self.document}"
+                + (f"; nearest: {', '.join(map(repr, close))}" if close else "")
+            )
+        if self.text not in text:
+            close = nearest(self.text, sentences(text), count=1)
             raise ValueError(
                 f"quote not found verbatim in {self.document} ({self.section}): {self.text!r}; "
-                "copy the sentence exactly from sources/"
+                "copy the sentence exactly from sources/" + (f"; nearest sentence: {close[0]!r}" if close else "")
             )
+
+
+HEADING_LENGTH = 80
+"""A heading is a line of the document of at most this many characters."""
+
+
+def headings(text: str) -> list[str]:
+    """The lines a section may name: every non-empty line of at most HEADING_LENGTH characters, stripped."""
+    return [line.strip() for line in text.splitlines() if line.strip() and len(line.strip()) <= HEADING_LENGTH]
+
+
+def sentences(text: str) -> list[str]:
+    """The document's lines cut after . ! ? and at display formulas ($$), for suggesting the nearest one to a quote
+    not found."""
+    found = []
+    for line in text.splitlines():
+        found += [part.strip() for part in re.split(r"(?<=[.!?])\s+|\$\$", line) if part.strip()]
+    return found
+
+
+def nearest(wanted: str, candidates: list[str], count: int = 3) -> list[str]:
+    """The candidates most like ``wanted`` (difflib's ratio ≥ 0.4), best first."""
+    return difflib.get_close_matches(wanted.strip(), list(dict.fromkeys(candidates)), n=count, cutoff=0.4)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A sentence of a published work, cited as written there (``Claim(sources=[Citation(...)])``).
+
+    With ``document`` (the work's text saved as a file of sources/), the sentence is verified verbatim like a
+    quote and highlighted on that document's page; without it, it is shown as "cited, not verified".
+    """
+
+    title: str
+    authors: str
+    year: int
+    section: str
+    text: str
+    arxiv: str = ""
+    doi: str = ""
+    url: str = ""
+    document: str = ""
+
+    def __post_init__(self) -> None:
+        missing = [name for name in ("title", "authors", "section", "text") if not str(getattr(self, name)).strip()]
+        if missing:
+            raise ValueError(f"citation of {self.title or 'an untitled work'!r} lacks {', '.join(missing)}")
+        if not (self.arxiv or self.doi or self.url):
+            raise ValueError(f"citation of {self.title!r} needs an arxiv id, a DOI or a URL so that readers find it")
+
+    @property
+    def link(self) -> str:
+        """Where a reader finds the work: its arXiv page, its DOI, or the URL given."""
+        if self.arxiv:
+            return f"https://arxiv.org/abs/{self.arxiv}"
+        if self.doi:
+            return f"https://doi.org/{self.doi}"
+        return self.url
+
+    @property
+    def verified(self) -> bool:
+        """Whether the sentence is checked against a local text (``document``)."""
+        return bool(self.document)
+
+    @property
+    def label(self) -> str:
+        return f"{self.authors} ({self.year}), {self.title}"
+
+    def as_quote(self) -> Quote | None:
+        """The sentence as a quote of its local text, when there is one."""
+        return Quote(self.document, self.section, self.text) if self.document else None
+
+    def verify(self) -> None:
+        """With a local text, raise ValueError unless the sentence occurs in it verbatim."""
+        quote = self.as_quote()
+        if quote is not None:
+            quote.verify()
+
+
+Source = Quote | Citation
+"""What a claim's ``sources`` lists: quotes of the documents and citations of published works."""

@@ -64,12 +64,16 @@ def _(p):
     factored = 4 * n * d * (n - (2 * gates - 3) * d / 2)
     p.decide(difference, factored, label="attention − RNN = 4 n d (n − (2g − 3) d / 2)")
     p.decide(crossover_formula(), (2 * gates - 3) * d / 2, label="SymPy's solve: crossover n* = (2g − 3) d / 2")
+    beyond = sp.Symbol("m", nonnegative=True)
     for name, (_, blocks) in CELLS.items():
         boundary = crossover(blocks)
-        text = f"n* = {sp.sstr(boundary)}" if boundary is not None else "none for n > 0: attention always costs more"
-        p.step(f"{name} (g = {blocks}): {text}", boundary if boundary is not None else sp.S.EmptySet)
+        start = boundary if boundary is not None else sp.Integer(0)
+        cost = difference.subs(gates, blocks).subs(n, start + beyond)
+        where = f"every n ≥ n* = {sp.sstr(boundary)}" if boundary is not None else "every n ≥ 0 (no crossover)"
+        p.decide(cost, 0, label=f"{name} (g = {blocks}): attention − RNN ≥ 0 at {where}", relation=">=")
     ratio = sp.simplify(attention_flops() / rnn_flops(n, d, 1))
-    p.decide(ratio, sp.Rational(3, 2) + n / d, label="against the tanh RNN: attention / RNN = 3/2 + n/d > 1")
+    p.decide(ratio, sp.Rational(3, 2) + n / d, label="against the tanh RNN: attention / RNN = 3/2 + n/d")
+    p.decide(ratio, 1, label="attention / tanh RNN ≥ 1 for every n, d > 0", relation=">=")
 
 
 def counted_recurrent(name: str, length: int, width: int) -> int:

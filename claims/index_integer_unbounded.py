@@ -29,7 +29,7 @@ claim = Claim(
         Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
         Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "위치 값이 10000이면 임베딩 정보를 압도해 버림"),
     ],
-    expect="proved",
+    expect="holds",
 )
 
 D_MODEL = 64
@@ -61,7 +61,10 @@ def _(p):
     p.decide(spread / d**2, mean_square - mean**2, label="its p² coefficient / d² is the variance of a − b's entries")
     cosine = xy / sp.sqrt(xx * yy)
     p.step("1 − cos² = (quadratic in p) / (d²p⁴ + …), so cos² → 1; shown, computed by sympy.limit", cosine)
-    p.step("lim_{p→∞} cos (sympy.limit; displayed, not decided)", sp.limit(cosine, pos, sp.oo))
+    p.unchecked(
+        "lim_{p→∞} cos = 1 (sympy.limit computes it; no decision procedure checks a limit)",
+        sp.limit(cosine, pos, sp.oo),
+    )
     p.step("lim_{p→∞} p²(1 − cos²) (sympy.limit; displayed)", sp.limit(pos**2 * remainder / (xx * yy), pos, sp.oo))
 
 

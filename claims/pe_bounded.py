@@ -32,9 +32,10 @@ FLOAT16_MAX = 65_504
 @claim.proof
 def _(p):
     theta = sp.Symbol("theta", real=True)
-    p.decide(1 - sp.sin(theta) ** 2, sp.cos(theta) ** 2, label="1 − sin²θ = cos²θ")
-    p.decide(1 - sp.cos(theta) ** 2, sp.sin(theta) ** 2, label="1 − cos²θ = sin²θ")
-    p.step("a square of a real number is ≥ 0, so sin²θ ≤ 1 and cos²θ ≤ 1: |sin θ|, |cos θ| ≤ 1", sp.Abs(sp.sin(theta)))
+    p.step("PE's entries are sin θ and cos θ with θ = pos·ω_i real; each bound is decided with its certificate", theta)
+    for entry in (sp.sin(theta), sp.cos(theta)):
+        p.decide(entry, 1, label=f"{entry} ≤ 1", relation="<=")
+        p.decide(entry, -1, label=f"{entry} ≥ −1", relation=">=")
 
 
 def largest_magnitude(t, values) -> float:

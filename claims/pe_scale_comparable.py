@@ -50,7 +50,10 @@ def _(p):
     p.decide(
         pairs_sum(sp.sin(omega() * pos) ** 2 + sp.cos(omega() * pos) ** 2), d_model / 2, label="‖PE(pos)‖² = d_model/2"
     )
-    x = sp.Symbol("x", real=True)
+    x, theta = sp.Symbol("x", real=True), sp.Symbol("theta", real=True)
+    p.decide(
+        sp.sin(theta) ** 2, 1, label="an entry in [−1, 1] is sin θ for some θ: its square ≤ 1, so σ² ≤ 1", relation="<="
+    )
     p.step(
         "E[x²] for x ~ U[−1, 1] (sympy.integrate)",
         sp.Eq(sp.Integral(x**2 / 2, (x, -1, 1)), sp.integrate(x**2 / 2, (x, -1, 1))),

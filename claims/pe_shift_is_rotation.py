@@ -19,7 +19,7 @@ claim = Claim(
         "PE(pos + k) = M_k · PE(pos) for every pos; M_k contains no pos."
     ),
     sources=[
-        Quote("002_86fa32f25d4c4c54.txt", "§5 k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다."),
+        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다."),
         Quote(
             "000_1100ff0056b332e7.txt",
             "2. 상대적 위치 표현 가능",

@@ -11,7 +11,7 @@ from checks.helpers.similarity import dot, dot_scale, sin_only
 from checks.helpers.strategies import d_models, offsets, positions
 from checks.implementations.references import Reference, frequency_values
 
-SECTION = "§6 크기는 일정하고, 내적은 거리만 본다"
+SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 DEMO_D_MODEL = 16
 """Demo 6 states no d_model; demos 4 and 5a beside it use 16."""
 DEMO_REFERENCES = (0, 10, 25)

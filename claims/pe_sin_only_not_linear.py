@@ -11,7 +11,7 @@ from checks.helpers.strategies import frequencies, offsets, positions
 from checks.helpers.tolerances import angle_scale
 from checks.implementations.references import frequency_values
 
-SECTION = "§5 k칸 이동 = 회전 행렬"
+SECTION = "5. k칸 이동 = 회전 행렬"
 DEMO_K = 3
 DEMO_OMEGA = float(frequency_values(16)[1])
 """Demo 5b shows no ω; demo 5a beside it uses pair i = 1 of d_model = 16: ω_1 = 10000^(−2/16) ≈ 0.316."""

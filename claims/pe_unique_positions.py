@@ -55,7 +55,7 @@ def _(p):
     p.decide(pair_gap, 2 - 2 * sp.cos(w * (a - b)), label="every pair: 2 − 2cos(ω_i (p − q)), a function of p − q")
     p.step("2 − 2cos(p − q) = 0 ⇔ p − q ∈ 2πℤ; for integers p ≠ q that needs π = (p − q)/(2n), rational", sp.pi)
     p.fact("π is irrational (sympy: pi.is_irrational)", sp.pi.is_irrational is True)
-    p.step("hence PE(p) ≠ PE(q) for integers p ≠ q (argued from the two facts above, not decided)", sp.Ne(a, b))
+    p.unchecked("hence PE(p) ≠ PE(q) for integers p ≠ q (argued from the two facts above, not decided)", sp.Ne(a, b))
 
 
 def exact_distances(d: int, offsets: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ claim = Claim(
         "the float64 values only up to a position per dtype and angle mode; the documents state the formula for "
         "every position without a precision condition."
     ),
-    sources=[Quote("002_86fa32f25d4c4c54.txt", "§4 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
+    sources=[Quote("002_86fa32f25d4c4c54.txt", "4. 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
     expect="qualified",
 )
 

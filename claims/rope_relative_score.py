@@ -32,7 +32,7 @@ claim = Claim(
     sources=[
         Quote(
             "002_86fa32f25d4c4c54.txt",
-            "§8 그다음: RoPE",
+            "8. 그다음: RoPE",
             "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
         ),
         Quote(

@@ -44,7 +44,7 @@ rope_most_llms = out_of_scope(
     "Most current LLMs use RoPE (Su et al. 2021)",
     "Most of today's LLMs use RoPE, introduced by Su et al. in 2021.",
     "needs a survey of current model architectures, and a citation check for the attribution to Su et al. 2021",
-    Quote(ESSAY, "§8 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
+    Quote(ESSAY, "8. 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
 )
 
 integer_index_unstable = out_of_scope(
@@ -79,7 +79,7 @@ paper_motivation = out_of_scope(
     "Vaswani et al. (2017) gave 'PE_pos+k can be represented as a linear function of PE_pos' as their reason "
     "for choosing the sinusoidal encoding (the property itself is checked by pe.shift-is-rotation).",
     NEEDS_CITATION,
-    Quote(ESSAY, "§5 k칸 이동 = 회전 행렬", "원논문이 이 방식을 고른 이유로 직접 든 성질입니다"),
+    Quote(ESSAY, "5. k칸 이동 = 회전 행렬", "원논문이 이 방식을 고른 이유로 직접 든 성질입니다"),
 )
 
 paper_formula = out_of_scope(
@@ -89,7 +89,7 @@ paper_formula = out_of_scope(
     NEEDS_CITATION,
     Quote(
         ESSAY,
-        "§2 사인·코사인 위치 인코딩",
+        "2. 사인·코사인 위치 인코딩",
         "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다.",
     ),
     Quote(POST, "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."),

@@ -68,6 +68,9 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
         pages[Path("documents") / f"{info.slug}.html"] = _render(
             env, "document.html.j2", root="../", **common, **context
         )
+    pages[Path("sources.html")] = _render(
+        env, "sources.html.j2", root="", **common, **views.sources_page(site, infos, coverage)
+    )
     names, matrix = implementation_matrix(site)
     contract = contract_cells(site)
     mutants, unreadable = _mutants(out / "mutants.json")

@@ -131,14 +131,33 @@ def _lines(figure: Figure) -> list[str]:
                 f'<polyline class="{css}" points="{coords}" fill="none" stroke="currentColor" stroke-width="1.8" '
                 f'stroke-linejoin="round"><title>{escape(label)}</title></polyline>'
             )
-    for label, value in marks.items():
-        at = x(float(value))
+    placed = sorted(((x(float(value)), label) for label, value in marks.items()), key=lambda item: item[0])
+    for (at, label), row in zip(placed, _label_rows([(at, label) for at, label in placed]), strict=True):
         out.append(
             f'<line x1="{at:.1f}" x2="{at:.1f}" y1="{top}" y2="{HEIGHT - BOTTOM}" stroke="currentColor" '
             f'stroke-dasharray="5 4" stroke-opacity="0.8"/>'
-            f'<text x="{at + 4:.1f}" y="{top + 12}" font-size="11">{escape(label)}</text>'
+            f'<text x="{at + 4:.1f}" y="{top + 12 + MARK_ROW * row}" font-size="11">{escape(label)}</text>'
         )
     return out
+
+
+MARK_ROW, CHARACTER = 13, 6.2
+"""A mark label's row height and the width of one of its characters at font size 11 (pixels)."""
+
+
+def _label_rows(placed: list[tuple[float, str]]) -> list[int]:
+    """For marks sorted by x, the row of each label: the first row where it does not overlap the label before."""
+    ends: list[float] = []
+    rows = []
+    for at, label in placed:
+        start, end = at + 4, at + 4 + CHARACTER * len(label)
+        row = next((n for n, taken in enumerate(ends) if start > taken + 4), len(ends))
+        if row == len(ends):
+            ends.append(end)
+        else:
+            ends[row] = end
+        rows.append(row)
+    return rows
 
 
 def _heatmap(figure: Figure) -> list[str]:

@@ -153,7 +153,7 @@ class ClaimView:
 
     @property
     def documents(self) -> list[str]:
-        return sorted({quote.document for quote in self.record.sources})
+        return sorted({quote.document for quote in self.record.placed})
 
 
 @dataclass
@@ -211,7 +211,7 @@ def load(paths: list[Path]) -> Site:
 def _quotes_documents(source: Source, record: ClaimRecord) -> None:
     """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused."""
     known = documents()
-    for quote in record.sources:
+    for quote in record.placed:
         if quote.document not in known:
             raise ResultsError(
                 f"{source.path}: claim {record.id!r} quotes document {quote.document!r}, which is not a file of "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ from markupsafe import Markup
 from checks import sources
 from checks.helpers.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
-from checks.sources import SOURCES_DIR, Quote
+from checks.sources import Citation, Quote
 from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug
 
@@ -36,9 +36,10 @@ class Drawn:
     problem: str = ""
 
 
-def document_infos(sources_dir: Path = SOURCES_DIR) -> list[DocumentInfo]:
+def document_infos(sources_dir: Path | None = None) -> list[DocumentInfo]:
     """Every document of sources/ with its text (the only documents a page shows: checks.reports.model.load
     refuses a results file quoting any other)."""
+    sources_dir = sources_dir or sources.sources_dir()
     infos = []
     for name in sources.documents(sources_dir):
         try:
@@ -66,7 +67,7 @@ def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument
             in_scope=not claim.record.out_of_scope,
         )
         for claim in site.claims
-        for n, quote in enumerate(claim.record.sources)
+        for n, quote in enumerate(claim.record.placed)
         if quote.document == info.name
     ]
     return documents.highlight(info.text, quotes) if info.text is not None else None
@@ -81,6 +82,7 @@ def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> 
     return {
         "claim": claim,
         "quotes": [_quote(claim, n, quote, infos) for n, quote in enumerate(claim.record.sources)],
+        "citations": [_citation(claim, n, citation, infos) for n, citation in enumerate(claim.record.citations)],
         "evidence": claim.evidence,
         "depends": [(d, site.claim(d)) for d in claim.record.depends],
         "used_by": [c for c in site.claims if claim.id in c.record.depends],
@@ -108,6 +110,48 @@ def reproduce(claim: ClaimView, sources: list[Source]) -> list[str]:
         if command not in commands:
             commands.append(command)
     return commands
+
+
+def _citation(claim: ClaimView, n: int, citation: Citation, infos: dict[str, DocumentInfo]) -> dict[str, Any]:
+    """A cited sentence; with a local text it is placed (and anchored) after the claim's quotes."""
+    placed = _quote(claim, len(claim.record.sources) + n, quote, infos) if (quote := citation.as_quote()) else None
+    return {"citation": citation, "placed": placed}
+
+
+def sources_page(site: Site, infos: list[DocumentInfo], coverage: dict[str, Any]) -> dict[str, Any]:
+    """The sources index: every document with its coverage and claims, every cited work with its claims."""
+    listed = [ListedDocument(info, coverage.get(info.name), _claims_placing(site, info.name)) for info in infos]
+    works: dict[tuple[str, str, int], CitedWork] = {}
+    for claim in site.claims:
+        for citation in claim.record.citations:
+            work = works.setdefault((citation.title, citation.authors, citation.year), CitedWork(citation))
+            if claim not in work.claims:
+                work.claims.append(claim)
+            if citation.section not in work.sections:
+                work.sections.append(citation.section)
+    return {"listed": listed, "works": sorted(works.values(), key=lambda work: work.citation.label)}
+
+
+@dataclass
+class ListedDocument:
+    """A row of the sources index: a document, its coverage (None without text) and the claims quoting it."""
+
+    document: DocumentInfo
+    coverage: documents.Coverage | None
+    claims: list[ClaimView]
+
+
+@dataclass
+class CitedWork:
+    """A row of the sources index: a published work, the sections cited and the claims citing it."""
+
+    citation: Citation
+    claims: list[ClaimView] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+
+
+def _claims_placing(site: Site, document: str) -> list[ClaimView]:
+    return [claim for claim in site.claims if any(q.document == document for q in claim.record.placed)]
 
 
 def _quote(claim: ClaimView, n: int, quote: Quote, infos: dict[str, DocumentInfo]) -> dict[str, Any]:

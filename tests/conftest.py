@@ -6,11 +6,13 @@ import torch
 
 
 def pytest_configure() -> None:
-    """Import once, before any in-process pytester run, the torch modules that register operator libraries.
+    """Import once, before any in-process pytester run, the modules that cannot be imported twice in a process.
 
-    pytester's in-process runs remove the modules imported during them; a third-party adapter probed there imports
+    pytester's in-process runs remove the modules imported during them. A third-party adapter probed there imports
     torch.distributed, and importing it a second time (torch.testing.assert_close does, lazily) fails with
-    "Only a single TORCH_LIBRARY can be used to register the namespace c10d_functional".
+    "Only a single TORCH_LIBRARY can be used to register the namespace c10d_functional"; a proof with an inequality
+    imports cvxpy, whose solver extensions then fail with "cannot load module more than once per process".
     """
     if torch.distributed.is_available():
         importlib.import_module("torch.distributed.tensor")
+    importlib.import_module("cvxpy")

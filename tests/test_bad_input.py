@@ -38,7 +38,7 @@ HEADER = textwrap.dedent(
     from hypothesis import given, strategies as st
     from checks import Claim, Quote
 
-    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
     x = sp.Symbol("x", real=True)
     """
 )
@@ -67,7 +67,7 @@ BAD_FILES = {
     "misquoted": """
         claim = Claim(
             id="bad.misquoted", title="t", statement="s", expect="holds",
-            sources=[Quote("002_86fa32f25d4c4c54.txt", "§5", "This sentence is in no document.")],
+            sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "This sentence is in no document.")],
         )
 
         @claim.probe
@@ -183,7 +183,9 @@ def test_a_quote_not_in_its_document_is_broken_naming_document_and_text(bad_run)
     record = claims["bad.misquoted"]
     assert record.observed == "broken" and record.origin.endswith("misquoted.py")
     [error] = record.errors
-    assert error.startswith("sources: ValueError: quote not found verbatim in 002_86fa32f25d4c4c54.txt (§5): ")
+    assert error.startswith(
+        "sources: ValueError: quote not found verbatim in 002_86fa32f25d4c4c54.txt (5. k칸 이동 = 회전 행렬): "
+    )
     assert "'This sentence is in no document.'" in error
 
 

@@ -23,7 +23,7 @@ from reports.build import build_site
 from tests.records import claim_record, environment
 
 ROOT = Path(__file__).resolve().parent.parent
-QUOTE = 'Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")'
+QUOTE = 'Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")'
 GOOD = f"""
 from checks import Claim, Quote
 
@@ -143,7 +143,7 @@ def test_listing_into_a_closed_pipe_stops_quietly(tmp_path):
     ids=["newline-in-id", "empty-quote", "lone-surrogate"],
 )
 def test_new_refuses_bad_input_with_one_line_and_writes_nothing(tmp_path, capsys, claim_id, extra, message):
-    arguments = ["new", claim_id, "--document", "002", "--section", "§5 k칸 이동 = 회전 행렬"]
+    arguments = ["new", claim_id, "--document", "002", "--section", "5. k칸 이동 = 회전 행렬"]
     arguments += ["--quote", "M_k는 k에만 달려 있습니다.", *extra, "--claims-dir", str(tmp_path)]
     assert checks_main(arguments) == 2
     err = capsys.readouterr().err

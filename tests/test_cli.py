@@ -20,7 +20,7 @@ from tests.records import claim_record, environment
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = "002_86fa32f25d4c4c54.txt"
-SECTION = "§5 k칸 이동 = 회전 행렬"
+SECTION = "5. k칸 이동 = 회전 행렬"
 SENTENCE = "M_k는 k에만 달려 있습니다."
 RUFF = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
 
@@ -94,14 +94,14 @@ def test_skeleton_literals_round_trip_any_text(title, quote):
         ("Demo_Bad", {}, "error: claim id 'Demo_Bad' must look like 'pe.constant-norm'"),
         ("demo.taken", {}, "error: {claims}/demo_taken.py exists already; choose another id or edit that file"),
         ("demo.reused", {}, "error: claim id 'demo.reused' is already declared in {claims}/zz_other.py"),
-        ("demo.misquoted", {"quote": "M_k 는"}, "error: quote not found verbatim in 002_86fa32f25d4c4c54.txt (§5 k"),
+        ("demo.misquoted", {"quote": "M_k 는"}, "error: quote not found verbatim in 002_86fa32f25d4c4c54.txt (5. k"),
     ],
     ids=["bad-id", "file-exists", "id-in-another-file", "quote-not-in-document"],
 )
 def test_new_refuses_with_one_line(claims, capsys, claim_id, extra, message):
     (claims / "demo_taken.py").write_text("# someone's claim\n")
     other = 'from checks import Claim, Quote\n\nc = Claim(id="demo." + "reused", title="t", statement="s",'
-    other += f' sources=[Quote("{DOCUMENT}", "§5", "{SENTENCE}")], out_of_scope="x", expect="out-of-scope")\n'
+    other += f' sources=[Quote("{DOCUMENT}", "{SECTION}", "{SENTENCE}")], out_of_scope="x", expect="out-of-scope")\n'
     (claims / "zz_other.py").write_text(other)
     before = sorted(p.name for p in claims.iterdir())
     assert _new(claims, claim_id, **extra) == 2
@@ -118,11 +118,19 @@ def test_new_names_the_documents_when_the_prefix_is_ambiguous(claims, capsys):
     assert "document '00' matches 3 of ['000_1100ff0056b332e7.txt'" in capsys.readouterr().err
 
 
-def test_new_warns_about_a_section_that_is_not_a_heading(claims, capsys):
+def test_new_refuses_a_section_that_is_not_a_heading_and_names_the_nearest(claims, capsys):
     assert _new(claims, "demo.section") == 0 and "warning" not in capsys.readouterr().err
-    arguments = ["new", "demo.other-section", "--document", "002", "--section", "§9 nowhere", "--quote", SENTENCE]
-    assert main([*arguments, "--claims-dir", str(claims)]) == 0
-    assert "warning: section '§9 nowhere' is not a heading of 002_86fa32f25d4c4c54.txt" in capsys.readouterr().err
+    for section, nearest in (("x", ""), ("§5 k칸 이동 = 회전 행렬", "; nearest: '5. k칸 이동 = 회전 행렬'")):
+        arguments = ["new", "demo.other-section", "--document", "002", "--section", section, "--quote", SENTENCE]
+        assert main([*arguments, "--claims-dir", str(claims)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: section {section!r} is not a heading of 002_86fa32f25d4c4c54.txt{nearest}")
+    assert not (claims / "demo_other_section.py").exists()
+
+
+def test_a_quote_not_found_suggests_the_nearest_sentence(claims, capsys):
+    assert _new(claims, "demo.near", quote="M_k는 k에만 달려 있다.") == 2
+    assert "nearest sentence: 'M_k는 k에만 달려 있습니다.'" in capsys.readouterr().err
 
 
 def test_claim_path_replaces_dots_and_dashes():
@@ -181,7 +189,8 @@ FLAKE_CLAIMS = {
 
         x = sp.Symbol("x", real=True)
         claim = Claim(id="flake.steady", title="t", statement="s", expect="proved",
-                      sources=[Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")])
+                      sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬",
+                                     "M_k는 k에만 달려 있습니다.")])
 
         @claim.proof
         def _(p):
@@ -192,7 +201,8 @@ FLAKE_CLAIMS = {
         from checks import Claim, Quote
 
         claim = Claim(id="flake.wobbly", title="t", statement="s", expect="holds",
-                      sources=[Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")])
+                      sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬",
+                                     "M_k는 k에만 달려 있습니다.")])
 
         @claim.probe
         def _(r):

@@ -22,7 +22,7 @@ from checks.verdicts import Verdict, Weight
 from reports import build
 from tests.records import environment
 
-QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 
 
 @dataclass

@@ -42,7 +42,7 @@ CLAIM = textwrap.dedent(
     from checks import Claim, Quote
 
     claim = Claim(id="demo.rope-norm", title="t", statement="s", expect="holds",
-                  sources=[Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")])
+                  sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")])
 
     @claim.check(dtypes=("float64",), devices=("cpu",), uses="rope")
     @given(m=st.integers(0, 50))

@@ -16,7 +16,7 @@ CLAIMS = textwrap.dedent(
 
     from checks import Claim, Quote, Verdict
 
-    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
     COUNTER = Path(__file__).with_name("evaluations.log")
 
     base = Claim(id="once.base", title="t", statement="s", sources=[QUOTE], expect="qualified")
@@ -70,7 +70,7 @@ def test_a_dependency_cycle_is_broken_with_the_cycle_named(pytester: pytest.Pyte
             """
             from checks import Claim, Quote
 
-            QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+            QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
             a = Claim(id="cycle.a", title="t", statement="s", sources=[QUOTE], expect="broken", depends=["cycle.b"])
             a.derive(lambda r, dependencies: dependencies["cycle.b"].verdict)
             b = Claim(id="cycle.b", title="t", statement="s", sources=[QUOTE], expect="broken", depends=["cycle.a"])

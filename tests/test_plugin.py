@@ -15,7 +15,7 @@ HEADER = textwrap.dedent(
     from hypothesis import given, strategies as st
     from checks import Claim, Quote
 
-    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "§5", "M_k는 k에만 달려 있습니다.")
+    QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
     x = sp.Symbol("x", real=True)
     """
 )
@@ -141,3 +141,19 @@ def test_k_selects_one_claim(pytester):
     (claims / "refuted_claim.py").write_text(HEADER + textwrap.dedent(CLAIM_FILES["refuted_claim"]))
     outcome = pytester.runpytest_inprocess("claims", "-k", "demo.refuted", "--results", "r.json")
     outcome.assert_outcomes(passed=1, deselected=1)
+
+
+LEANING_PROOF = 'p.decide(sp.sin(x), sp.Rational(9, 10), relation="<=")'
+
+
+def test_pytest_says_why_a_proof_is_unknown_or_refuted_with_the_witness(pytester):
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
+    claims = pytester.mkdir("claims")
+    proofs = {"unknown": "p.decide(sp.sin(x / 10) + sp.sin(x / 1000), 0)", "wrong": LEANING_PROOF}
+    for name, proof in proofs.items():
+        claim = f'claim = Claim(id="demo.{name}", title="t", statement="s", sources=[QUOTE], expect="proved")'
+        (claims / f"{name}_claim.py").write_text(f"{HEADER}\n{claim}\n\n@claim.proof\ndef _(p):\n    {proof}\n")
+    outcome = pytester.runpytest_inprocess("claims", "--results", "r.json", "-p", "no:cacheprovider")
+    text = outcome.stdout.str()
+    assert "proof: Eq(sin(x/1000) + sin(x/10), 0): unknown; outside the decidable fragment: multiple 100" in text
+    assert "proof: sin(x) <= 9/10: refuted; at this point ≤ fails; witness (x = " in text

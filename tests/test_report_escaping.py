@@ -69,7 +69,11 @@ def hostile_record() -> dict[str, Any]:
         "sources": [
             {"document": ESSAY, "section": p(3, "section"), "text": p(4, "quote not in the document")},
             {"document": LESSON, "section": "코드", "text": "if d < d_model:"},
-            {"document": ESSAY, "section": "§5", "text": "\\cos(\\omega_i k) & \\sin(\\omega_i k)"},
+            {
+                "document": ESSAY,
+                "section": "5. k칸 이동 = 회전 행렬",
+                "text": "\\cos(\\omega_i k) & \\sin(\\omega_i k)",
+            },
         ],
         "depends": [p(5, "depends")],
         "expected": "refuted",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from checks.evidence import Evidence, by_decorator, kinds
-from checks.sources import Quote
+from checks.sources import Citation, Quote, Source
 from checks.verdicts import Verdict
 
 CLAIM_ID = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)+")
@@ -28,7 +28,8 @@ class Claim:
     id: str
     title: str
     statement: str
-    sources: list[Quote]
+    sources: list[Source]
+    """Quotes of the documents of sources/ and citations of published works (at least one)."""
     expect: Verdict | str
     depends: list[str] = field(default_factory=list)
     out_of_scope: str = ""
@@ -45,7 +46,22 @@ class Claim:
             valid = ", ".join(verdict.value for verdict in Verdict)
             raise ValueError(f"{self.expect!r} is not a valid Verdict; expect one of: {valid}") from None
         if not self.sources:
-            raise ValueError(f"claim {self.id} quotes no source sentence")
+            raise ValueError(
+                f"claim {self.id} has no source: give a Quote of sources/ or a Citation of a published work"
+            )
+        strangers = [s for s in self.sources if not isinstance(s, Quote | Citation)]
+        if strangers:
+            raise ValueError(
+                f"claim {self.id}: a source must be a Quote or a Citation, not {type(strangers[0]).__name__}"
+            )
+
+    @property
+    def quotes(self) -> list[Quote]:
+        return [source for source in self.sources if isinstance(source, Quote)]
+
+    @property
+    def citations(self) -> list[Citation]:
+        return [source for source in self.sources if isinstance(source, Citation)]
 
     def __getattr__(self, name: str) -> Any:
         """``claim.<decorator>``: the declaration of the kind of evidence of that name."""

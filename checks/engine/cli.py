@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
-from checks.sources import Quote, document_text, documents
+from checks.sources import Quote, documents
 
 CLAIMS_DIR = ROOT / "claims"
 LINE = 120
@@ -57,7 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", help="write an out-of-scope claim skeleton quoting one sentence")
     new.add_argument("id", help="the claim id, e.g. pe.sin-ambiguous (file: claims/pe_sin_ambiguous.py)")
     new.add_argument("--document", required=True, help="the document file, or a unique prefix of it (002)")
-    new.add_argument("--section", required=True, help="the heading the sentence stands under, e.g. '§5 …'")
+    new.add_argument(
+        "--section", required=True, help="the heading line the sentence stands under, as in the document: '5. k칸 …'"
+    )
     new.add_argument("--quote", required=True, help="the sentence, copied byte-exact from sources/")
     new.add_argument("--title", default="TODO: a short title", help="a short title (default: a TODO)")
     new.add_argument("--statement", default="TODO: the statement in plain English.", help="the statement")
@@ -107,8 +109,6 @@ def new_claim(args: argparse.Namespace) -> int:
         quote.verify()
     except ValueError as error:
         raise CliError(str(error)) from None
-    if not _is_heading(args.section, document_text(document)):
-        print(f"warning: section {args.section!r} is not a heading of {document}", file=sys.stderr)
     text = skeleton(args.id, args.title, args.statement, quote)
     try:
         text.encode("utf-8")
@@ -142,13 +142,6 @@ def _document(name: str) -> str:
     if len(matches) != 1:
         raise CliError(f"document {name!r} matches {len(matches)} of {known}")
     return matches[0]
-
-
-def _is_heading(section: str, text: str) -> bool:
-    """The section occurs in the text, or "§5 title" stands for the heading line "5. title"."""
-    numbered = re.fullmatch(r"§(\d+)\s+(.+)", section)
-    lines = text.splitlines()
-    return section in text or bool(numbered and f"{numbered[1]}. {numbered[2]}" in lines)
 
 
 def skeleton(claim_id: str, title: str, statement: str, quote: Quote) -> str:

@@ -41,7 +41,7 @@ class Trial:
         self.device, self.dtype = run.device, run.dtype
         self.tolerance: Tolerance = tolerance(run.dtype)
         self._input: dict[str, str] = {}
-        self._worst_ratio = -1.0
+        self._worst_ratio = -math.inf
 
     def begin(self, example: dict[str, Any]) -> None:
         self.run.examples += 1
@@ -69,13 +69,7 @@ class Trial:
         got, want = self.xp.to_float64(actual), self.xp.to_float64(expected)
         if got.shape != want.shape:
             raise AssertionError(f"{label}: shape {got.shape} != expected {want.shape}")
-        magnitude = max(float(np.max(np.abs(want), initial=0.0)), abs(scale))
-        allowed = self.tolerance.at(magnitude)
-        if bound is not None and allowed >= bound:
-            raise VacuousTolerance(
-                f"{label}: tolerance {allowed:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
-                "narrow the inputs for this dtype (see checks.tolerances.position_limit)"
-            )
+        allowed = self._allowed(want, scale, bound, label)
         error = float(np.max(np.abs(got - want), initial=0.0)) if got.size else 0.0
         error = math.inf if math.isnan(error) else error
         self._track(error / allowed, error, allowed)
@@ -85,15 +79,37 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
-    def at_most(self, value: object, limit: object, *, scale: float = 0.0, label: str = "value") -> None:
-        """Assert value ≤ limit + tolerance, elementwise (a one-sided bound; the excess is the error)."""
-        excess = np.maximum(self.xp.to_float64(value) - self.xp.to_float64(limit), 0.0)
-        self.close(
-            excess,
-            np.zeros_like(excess),
-            scale=max(scale, float(np.max(np.abs(self.xp.to_float64(limit)), initial=0.0))),
-            label=label,
-        )
+    def at_most(
+        self, value: object, limit: object, *, scale: float = 0.0, bound: float | None = None, label: str = "value"
+    ) -> None:
+        """Assert value ≤ limit + tolerance, elementwise (a one-sided bound; the excess is the error).
+
+        The run records the closest approach, the smallest limit − value over every example, and the worst input
+        is where it happened. ``scale`` and ``bound`` as for ``close``.
+        """
+        got, top = np.broadcast_arrays(self.xp.to_float64(value), self.xp.to_float64(limit))
+        allowed = self._allowed(top, scale, bound, label)
+        gaps = top - got
+        gap = -math.inf if np.isnan(gaps).any() else float(np.min(gaps, initial=math.inf))
+        excess = max(-gap, 0.0)
+        if self._track(1.0 - gap / allowed, excess, allowed) or self.run.closest is None:
+            self.run.closest = gap
+        if not excess <= allowed:
+            raise AssertionError(
+                f"{label}: exceeds its limit by {excess:.3g} > tolerance {allowed:.3g} "
+                f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
+            )
+
+    def _allowed(self, reference: np.ndarray, scale: float, bound: float | None, label: str) -> float:
+        """The tolerance at max(|reference|, scale); VacuousTolerance when it is as wide as ``bound``."""
+        magnitude = max(float(np.max(np.abs(reference), initial=0.0)), abs(scale))
+        allowed = self.tolerance.at(magnitude)
+        if bound is not None and allowed >= bound:
+            raise VacuousTolerance(
+                f"{label}: tolerance {allowed:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
+                "narrow the inputs for this dtype (see checks.tolerances.position_limit)"
+            )
+        return allowed
 
     def equal(self, actual: object, expected: object, *, label: str = "values") -> None:
         """Assert exact equality (counts, shapes, integers): the tolerance is zero."""
@@ -119,11 +135,14 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
-    def _track(self, ratio: float, error: float, allowed: float) -> None:
+    def _track(self, ratio: float, error: float, allowed: float) -> bool:
+        """Keep the example with the largest ratio as the run's worst; True when this one is."""
         if ratio > self._worst_ratio:
             self._worst_ratio = ratio
             self.run.max_error, self.run.tolerance = error, allowed
             self.run.worst_input = self.current_input
+            return True
+        return False
 
 
 def run_check(check: Check) -> list[CheckRun]:

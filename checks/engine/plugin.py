@@ -21,6 +21,7 @@ from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
 from checks.engine.outcomes import Outcomes
+from checks.evidence.proof import ProofRecord
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import load, register
 from checks.results.codec import from_json, to_json
@@ -181,13 +182,41 @@ def _mismatch(record: ClaimRecord) -> str:
         return record.errors[0]
     lines = [f"{record.id}: observed {record.observed}, expected {record.expected}"]
     lines += [f"  error: {e}" for e in record.errors]
-    lines += [f"  finding ({f.kind}): {f.text}" for f in record.findings]
+    lines += [f"  finding ({f.kind}): {f.text}{_data(f.data)}" for f in record.findings]
+    for proof in record.of(ProofRecord):
+        lines += _proof_lines(proof)
     lines += [
         f"  {r.implementation or r.kind}/{r.device}/{r.dtype} {r.name}: {r.status} {r.message}"
         for r in record.of(Run)
         if r.status == "error"
     ]
     return "\n".join(lines)
+
+
+def _proof_lines(proof: ProofRecord) -> list[str]:
+    """Why a proof is not proved: each unknown decision's reason, each refutation's witness, each unchecked step."""
+    lines = []
+    for decision in proof.decisions:
+        wanted = decision.status == decision.expected
+        if wanted:
+            continue
+        what = f"  proof: {decision.statement}: {decision.status}"
+        if decision.expected == "refuted":
+            what += " (the claim expects it refuted)"
+        if decision.reason:
+            what += f"; {decision.reason}"
+        if decision.witness:
+            what += f"; witness {_data(decision.witness).strip()}"
+        lines.append(what)
+    lines += [f"  proof rests on an unchecked step: {gap}" for gap in proof.gaps]
+    return lines
+
+
+def _data(data: dict[str, Any] | None) -> str:
+    if not data:
+        return ""
+    text = ", ".join(f"{key} = {value}" for key, value in data.items())
+    return f" ({text[:400]})"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -27,6 +27,8 @@ class CheckRun(Run):
     examples: int = 0
     counterexample: dict[str, JSON] | None = None
     """The input the property failed at (Hypothesis's shrunk example)."""
+    closest: float | None = None
+    """For a bound (``t.at_most``): the smallest limit − value over every example (negative: past the limit)."""
 
     unit = "examples"
 

@@ -27,16 +27,25 @@ class ProofStep:
     label: str
     text: str
     mathml: str
+    checked: bool = False
+    """Part of a decision or fact the machine checked; otherwise an explanation that carries no verdict."""
 
 
 @dataclass
 class CertificateRecord:
-    """polynomial = Σ quotient × relation, and whether re-expanding it confirmed that."""
+    """polynomial = ε + Σ weight × square² + Σ quotient × relation, and whether re-expanding it confirmed that.
+
+    An identity's (``relation`` "=") has no squares and ε = 0; an inequality's proves polynomial ≥ 0 or > 0.
+    """
 
     polynomial: str
     relations: list[str]
     quotients: list[str]
     verified: bool
+    relation: str = "="
+    weights: list[str] = field(default_factory=list)
+    squares: list[str] = field(default_factory=list)
+    epsilon: str = "0"
 
 
 @dataclass
@@ -74,15 +83,17 @@ class ProofRecord(EvidenceRecord):
     decisions: list[DecisionRecord] = field(default_factory=list)
     witness: dict[str, str] | None = None
     """The witness of a refuted decision (the claim's counterexample)."""
+    gaps: list[str] = field(default_factory=list)
+    """Steps the argument needs that nothing checked (``p.unchecked``): the proof is then unknown."""
 
     def outline(self) -> list[tuple[ProofStep, list[ProofStep]]]:
         """Top-level steps, each with the decision's own steps under it (labels indented by two spaces)."""
         outline: list[tuple[ProofStep, list[ProofStep]]] = []
         for step in self.steps:
             if step.label.startswith("  ") and outline:
-                outline[-1][1].append(ProofStep(step.label.strip(), step.text, step.mathml))
+                outline[-1][1].append(ProofStep(step.label.strip(), step.text, step.mathml, step.checked))
             else:
-                outline.append((ProofStep(step.label.strip(), step.text, step.mathml), []))
+                outline.append((ProofStep(step.label.strip(), step.text, step.mathml, step.checked), []))
         return outline
 
 
@@ -136,18 +147,17 @@ def record_of(proof: Proof, seconds: float) -> ProofRecord:
     return ProofRecord(
         status=proof.status,
         seconds=seconds,
-        steps=[ProofStep(step.label, _text(step.expr), _mathml(step.expr)) for step in proof.steps],
+        steps=[ProofStep(step.label, _text(step.expr), _mathml(step.expr), step.checked) for step in proof.steps],
         facts=[FactRecord(fact.label, fact.holds) for fact in proof.facts],
         conditions=list(proof.conditions),
         decisions=decisions,
         witness=proof.witness,
+        gaps=list(proof.gaps),
     )
 
 
 def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
-    import sympy as sp
-
-    equation = sp.Eq(decision.lhs, decision.rhs, evaluate=False)
+    equation = decision.statement
     return DecisionRecord(
         expected=expected,
         status=decision.status,
@@ -162,6 +172,10 @@ def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
                 relations=[_text(r) for r in c.relations],
                 quotients=[_text(q) for q in c.quotients],
                 verified=c.verify(),
+                relation=c.relation,
+                weights=[_text(w) for w in c.weights],
+                squares=[_text(f) for f in c.squares],
+                epsilon=_text(c.epsilon),
             )
             for c in decision.certificates
         ],

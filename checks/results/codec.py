@@ -118,16 +118,23 @@ def _decoder(hint: Any) -> Callable[[JSON, str], Any]:
     return _scalar(hint)
 
 
+def has_default(field: dataclasses.Field) -> bool:
+    """A field a results file may leave out (added to the format later, with the value older files meant)."""
+    return field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
+
+
 def _record(record_type: type) -> Callable[[JSON, str], Any]:
     hints = get_type_hints(record_type)
     fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(record_type) if f.init]
+    optional = {f.name for f in dataclasses.fields(record_type) if f.init and has_default(f)}
 
     def decode(data: JSON, path: str) -> Any:
         found = _expect(data, dict, path)
-        missing = [name for name, _ in fields if name not in found]
+        missing = [name for name, _ in fields if name not in found and name not in optional]
         if missing:
             raise DecodeError(path, f"lacks {', '.join(map(repr, missing))}")
-        return record_type(**{name: decode_field(found[name], f"{path}.{name}") for name, decode_field in fields})
+        values = {name: decode_field(found[name], f"{path}.{name}") for name, decode_field in fields if name in found}
+        return record_type(**values)
 
     return decode
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, fields
 from typing import ClassVar, Literal, TypeVar
 
 from checks.results.codec import JSON, Tagged
-from checks.sources import Quote
+from checks.sources import Citation, Quote
 from checks.verdicts import Verdict
 
-SCHEMA_VERSION = "theory-claims/results/3"
+SCHEMA_VERSION = "theory-claims/results/4"
 """Written into every results file; a file of another version is refused, never half-read."""
 
 FindingKind = Literal["condition", "counterexample", "implementation"]
@@ -182,6 +182,13 @@ class ClaimRecord:
     seconds: float
     date: str
     """When this record was measured (its run's date): a results file may merge runs."""
+    citations: list[Citation] = field(default_factory=list)
+    """Published works the claim cites (its quotes of sources/ are ``sources``)."""
+
+    @property
+    def placed(self) -> list[Quote]:
+        """Every sentence placed in a document of sources/: the quotes, and citations with a local text."""
+        return self.sources + [quote for c in self.citations if (quote := c.as_quote()) is not None]
 
     def of(self, record_type: type[R]) -> list[R]:
         """The evidence records of one type (``Run`` for every numeric run)."""

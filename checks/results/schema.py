@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from checks.results.codec import JSON, NON_FINITE, Tagged
+from checks.results.codec import JSON, NON_FINITE, Tagged, has_default
 from checks.results.records import SCHEMA_VERSION, MutationResults, Results
 
 FOLDER = Path(__file__).resolve().parent
@@ -73,6 +73,7 @@ def _record(record_type: type, definitions: dict[str, JSON]) -> dict[str, JSON]:
     definitions[name] = {}
     hints = get_type_hints(record_type)
     names = [f.name for f in dataclasses.fields(record_type) if f.init]
+    required = [f.name for f in dataclasses.fields(record_type) if f.init and not has_default(f)]
     properties = {n: _define(hints[n], definitions) for n in names}
     if isinstance(record_type, type) and issubclass(record_type, Tagged):
         properties = {"kind": {"const": record_type.kind}, **properties}
@@ -81,7 +82,7 @@ def _record(record_type: type, definitions: dict[str, JSON]) -> dict[str, JSON]:
         "x-python": _python_name(record_type),
         "type": "object",
         "properties": properties,
-        "required": list(properties),
+        "required": (["kind"] if "kind" in properties and "kind" not in names else []) + required,
         "additionalProperties": False,
     }
     return reference

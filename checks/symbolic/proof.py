@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from checks.symbolic.decide import Decision, Status, Step, decide
+from checks.symbolic.decide import Decision, Relation, Status, Step, decide
 
 
 @dataclass
@@ -26,6 +26,8 @@ class Proof:
     facts: list[Fact] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
     refutations: list[Decision] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)
+    """Steps the argument needs that no decision checked: while there is one, the proof is not proved."""
 
     def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
         """Symbols from space-separated names, e.g. ``p.symbols("pos k", real=True)``."""
@@ -35,16 +37,21 @@ class Proof:
         return self.symbols(names, real=True)
 
     def step(self, label: str, expr: sp.Basic) -> None:
-        """A displayed derivation step (shown, not decided)."""
+        """An explanatory step: shown, marked as not checked, and never part of the verdict."""
         self.steps.append(Step(label, expr))
 
-    def decide(self, lhs: object, rhs: object, label: str = "") -> Decision:
-        """Decide lhs = rhs and keep the decision with its steps and certificate."""
-        decision = decide(lhs, rhs)
+    def unchecked(self, label: str, expr: sp.Basic) -> None:
+        """A step the argument needs but the machine did not check (a limit, an argument for every n, another
+        claim's result): shown, and the proof stays unknown, so the claim rests on its checks."""
+        self.gaps.append(label)
+        self.steps.append(Step(f"unchecked: {label}", expr))
+
+    def decide(self, lhs: object, rhs: object, label: str = "", relation: Relation = "==") -> Decision:
+        """Decide lhs = rhs (or lhs ≤ rhs, ≥, <, > with ``relation``) and keep the decision with its certificate."""
+        decision = decide(lhs, rhs, relation)
         self.decisions.append(decision)
-        title = label or "identity"
-        self.steps.append(Step(f"{title}: {decision.status}", sp.Eq(decision.lhs, decision.rhs, evaluate=False)))
-        self.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
+        title = label or ("identity" if relation == "==" else "inequality")
+        self._show(f"{title}: {decision.status}", decision)
         for condition in decision.conditions:
             if condition not in self.conditions:
                 self.conditions.append(condition)
@@ -57,16 +64,20 @@ class Proof:
         proof is proved when ``decide`` refutes the identity, refuted when it proves it.
         """
         decision = decide(lhs, rhs)
-        title = f"{label or 'identity'}: expected refuted, {decision.status}"
-        self.steps.append(Step(title, sp.Eq(decision.lhs, decision.rhs, evaluate=False)))
-        self.steps += [Step(f"  {s.label}", s.expr) for s in decision.steps[1:]]
+        self._show(f"{label or 'identity'}: expected refuted, {decision.status}", decision)
         self.refutations.append(decision)
         return decision
+
+    def _show(self, title: str, decision: Decision) -> None:
+        checked = decision.status != "unknown"
+        self.steps.append(Step(title, decision.statement, checked))
+        self.steps += [Step(f"  {s.label}", s.expr, checked) for s in decision.steps[1:]]
 
     def fact(self, label: str, holds: bool, expr: sp.Basic | None = None) -> bool:
         """Record a structural fact checked exactly by the caller (shown with ``expr`` when given)."""
         self.facts.append(Fact(label, holds))
-        self.steps.append(Step(f"{label}: {holds}", expr if expr is not None else sp.true if holds else sp.false))
+        shown = expr if expr is not None else sp.true if holds else sp.false
+        self.steps.append(Step(f"{label}: {holds}", shown, checked=True))
         return holds
 
     def free_of(self, expr: sp.Basic, *symbols: sp.Symbol, label: str = "") -> bool:
@@ -76,14 +87,15 @@ class Proof:
 
     @property
     def status(self) -> Status:
-        """proved only if every decision is proved, every refutation refuted and every fact holds."""
+        """proved only if every decision is proved, every refutation refuted, every fact holds and no step the
+        argument needs is unchecked."""
         if any(d.status == "refuted" for d in self.decisions) or any(d.status == "proved" for d in self.refutations):
             return "refuted"
         if any(not f.holds for f in self.facts):
             return "refuted"
         decisions_proved = all(d.status == "proved" for d in self.decisions)
         refutations_refuted = all(d.status == "refuted" for d in self.refutations)
-        if (self.decisions or self.refutations) and decisions_proved and refutations_refuted:
+        if (self.decisions or self.refutations) and decisions_proved and refutations_refuted and not self.gaps:
             return "proved"
         return "unknown"
 

@@ -20,11 +20,11 @@ def find_witness(difference: sp.Expr, tries: int = DEFAULT_TRIES, seed: int = 0)
     """
     rng = random.Random(seed)
     for _ in range(tries):
-        assignment = _sample(difference, rng)
-        value = _evaluate(difference, assignment, PRECISION)
+        assignment = sample(difference, rng)
+        value = evaluate(difference, assignment, PRECISION)
         if value is None or abs(value) <= ZERO:
             continue
-        confirmed = _evaluate(difference, assignment, CONFIRM_PRECISION)
+        confirmed = evaluate(difference, assignment, CONFIRM_PRECISION)
         if confirmed is None or abs(confirmed - value) > abs(value) / 10**20:
             continue
         witness = {str(k): str(v) for k, v in assignment.items()}
@@ -33,13 +33,19 @@ def find_witness(difference: sp.Expr, tries: int = DEFAULT_TRIES, seed: int = 0)
     return None
 
 
-def _sample(expr: sp.Expr, rng: random.Random) -> dict[sp.Expr, sp.Expr]:
+def sample(expr: sp.Expr, rng: random.Random, special_angles: bool = False) -> dict[sp.Expr, sp.Expr]:
+    """A value for every symbol and indexed entry of ``expr``; with ``special_angles`` the unconstrained real
+    symbols take multiples of π/12, where sin and cos have exact values."""
     labels = {b.label for b in expr.atoms(sp.IndexedBase)}
     symbols = sorted(
         (s for s in expr.free_symbols if isinstance(s, sp.Symbol) and s not in labels),
         key=sp.default_sort_key,
     )
     assignment: dict[sp.Expr, sp.Expr] = {s: sample_value(s, rng) for s in symbols}
+    if special_angles:
+        for symbol in symbols:
+            if not (symbol.is_integer or symbol.is_positive or symbol.is_nonnegative):
+                assignment[symbol] = sp.pi * sp.Rational(rng.randint(-24, 24), 12)
     indexed = expr.xreplace(assignment).atoms(sp.Indexed)
     for entry in sorted(indexed, key=sp.default_sort_key):
         assignment[entry] = sp.Rational(rng.randint(-40, 40), 10)
@@ -60,7 +66,8 @@ def sample_value(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
     return sp.Rational(rng.randint(-400, 400), 100)
 
 
-def _evaluate(expr: sp.Expr, assignment: dict, digits: int) -> sp.Expr | None:
+def evaluate(expr: sp.Expr, assignment: dict, digits: int) -> sp.Expr | None:
+    """``expr`` at ``assignment`` to ``digits`` digits (None where it is not a real number)."""
     concrete = expr.xreplace(assignment)
     concrete = concrete.xreplace({e: assignment.get(e, e) for e in concrete.atoms(sp.Indexed)})
     if concrete.has(sp.Sum):

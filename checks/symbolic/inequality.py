@@ -1,0 +1,153 @@
+"""Decide lhs ≤ rhs (≥, <, >) for every real value of the symbols, in the identities' fragment.
+
+The difference f (rhs − lhs for ≤ and <, lhs − rhs for ≥ and >) is translated to a polynomial in s_j, c_j of
+the angle atoms and the free real variables. Proved: an exact sum-of-squares certificate
+f = ε + Σ w_i·ℓ_i² + Σ q_j·(s_j² + c_j² − 1) that re-checks by expansion (checks.symbolic.sos; ε > 0 for a
+strict relation). Refuted: a point where the relation fails, confirmed at 50 and 80 digits (or exactly).
+Otherwise unknown. Symbols are treated as any real numbers and every atom as an independent angle, so a proof
+holds a fortiori; an inequality true only for integers or only on the atoms' actual dependence is unknown.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import sympy as sp
+
+from checks.symbolic.decide import Certificate, Decision, Relation, Step, atom_steps, statement
+from checks.symbolic.fragment import OutsideFragment, Translation, translate
+from checks.symbolic.sos import SosSearch
+from checks.symbolic.witness import CONFIRM_PRECISION, PRECISION, ZERO, evaluate, sample
+
+FLIPPED = {"<=": ">=", "<": ">"}
+SYMBOLS = {"<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+TRIES = 96
+"""Sample points tried for a violation, a third of them at multiples of π/12 where sin and cos are exact."""
+
+
+def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decision:
+    """Decide ``lhs relation rhs``: proved with an exactly checked certificate, refuted with a confirmed point."""
+    if relation not in SYMBOLS:
+        raise ValueError(f"relation {relation!r} is not one of ==, {', '.join(SYMBOLS)}")
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        raise TypeError("inequalities compare scalars, not matrices")
+    decision = Decision("unknown", lhs, rhs, [Step("statement", statement(lhs, rhs, relation))], relation=relation)
+    strict = relation in ("<", ">")
+    difference = rhs - lhs if relation in FLIPPED else lhs - rhs
+    decision.steps.append(Step("must be " + ("> 0" if strict else "≥ 0"), difference))
+    violation = find_violation(difference, strict)
+    if violation is not None:
+        decision.status, decision.witness = "refuted", violation
+        decision.reason = f"at this point {SYMBOLS[relation]} fails"
+        return decision
+    numerator, denominator = sp.fraction(sp.together(difference))
+    if denominator.is_positive is not True:
+        decision.reason = f"the denominator {sp.sstr(denominator)} may change sign: only polynomials are ordered here"
+        return decision
+    if denominator != 1:
+        decision.steps.append(Step("times the positive denominator", numerator))
+    squares = _as_squares(numerator)
+    if squares:
+        shown = sp.Tuple(*(sp.Eq(a, b) for a, b in squares.items()))
+        decision.steps.append(Step("each nonnegative symbol is a square", shown))
+        numerator = numerator.xreplace(squares)
+    try:
+        translation = translate(sp.expand(numerator))
+        constants = [g for g in translation.generators if g.is_number]
+        if constants:
+            raise OutsideFragment(f"the constant {sp.sstr(constants[0])} is not rational (bound it by a rational)")
+        search = SosSearch(translation, translation.polynomial, strict)
+    except (OutsideFragment, ValueError, sp.PolynomialError) as outside:
+        decision.reason = f"outside the decidable fragment: {outside}"
+        return decision
+    decision.steps += atom_steps(translation)
+    decision.steps.append(Step("as a polynomial", translation.polynomial))
+    found = search.certificate()
+    if found is None:
+        decision.reason = "no sum-of-squares certificate found at degree ⌈deg/2⌉ or one above, and no violation"
+        return decision
+    epsilon, squares = found
+    certificate = _certificate(translation.polynomial, translation, strict, epsilon, squares)
+    if certificate is not None and certificate.verify():
+        decision.status = "proved"
+        decision.certificates.append(certificate)
+        decision.steps.append(Step("sum of squares", _shown(certificate)))
+    else:
+        decision.reason = "the certificate did not re-check by exact expansion"
+    return decision
+
+
+def _as_squares(difference: sp.Expr) -> dict[sp.Symbol, sp.Expr]:
+    """n → r_n² for every symbol assumed nonnegative (or positive): every such value is a real square, so a
+    proof over all real r_n covers it (strictness at n = 0 aside, which only makes the claim stronger)."""
+    taken = {str(symbol) for symbol in difference.free_symbols}
+    squares = {}
+    for symbol in sorted(difference.free_symbols, key=sp.default_sort_key):
+        if isinstance(symbol, sp.Symbol) and symbol.is_nonnegative:
+            name = f"r_{symbol}"
+            while name in taken:
+                name += "'"
+            taken.add(name)
+            squares[symbol] = sp.Symbol(name, real=True) ** 2
+    return squares
+
+
+def _certificate(
+    polynomial: sp.Expr,
+    translation: Translation,
+    strict: bool,
+    epsilon: Fraction,
+    squares: list[tuple[Fraction, sp.Expr]],
+) -> Certificate | None:
+    """The quotients of the rest by the relations: the certificate anyone re-checks by expansion."""
+    weights = tuple(sp.Rational(w.numerator, w.denominator) for w, _ in squares)
+    forms = tuple(form for _, form in squares)
+    exact_epsilon = sp.Rational(epsilon.numerator, epsilon.denominator)
+    rest = sp.expand(
+        polynomial - exact_epsilon - sum((w * f**2 for w, f in zip(weights, forms, strict=True)), sp.Integer(0))
+    )
+    relations = translation.relations
+    quotients, remainder = [sp.Integer(0)] * len(relations), rest
+    if relations and rest != 0:
+        quotients, remainder = sp.reduced(rest, list(relations), *translation.generators, order="lex")
+    if sp.expand(remainder) != 0:
+        return None
+    kind = ">" if strict else ">="
+    return Certificate(polynomial, tuple(relations), tuple(quotients), kind, weights, forms, exact_epsilon)
+
+
+def _shown(certificate: Certificate) -> sp.Expr:
+    """ε + Σ w_i·(ℓ_i)², unevaluated so that the squares stay visible."""
+    terms = [
+        sp.Mul(w, sp.Pow(f, 2, evaluate=False), evaluate=False)
+        for w, f in zip(certificate.weights, certificate.squares, strict=True)
+    ]
+    if certificate.epsilon != 0:
+        terms.insert(0, certificate.epsilon)
+    return sp.Add(*terms, evaluate=False) if terms else sp.Integer(0)
+
+
+def find_violation(difference: sp.Expr, strict: bool, tries: int = TRIES, seed: int = 0) -> dict[str, str] | None:
+    """A point where ``difference`` < 0 (or = 0 exactly, when ``strict``), confirmed at 50 and 80 digits."""
+    rng = random.Random(seed)
+    for attempt in range(tries):
+        assignment = sample(difference, rng, special_angles=attempt % 3 == 2)
+        exact = sp.expand(difference.xreplace(assignment))
+        if exact.is_Rational:
+            if exact < 0 or (strict and exact == 0):
+                return _witness(assignment, exact)
+            continue
+        value = evaluate(difference, assignment, PRECISION)
+        if value is None or value >= -ZERO:
+            continue
+        confirmed = evaluate(difference, assignment, CONFIRM_PRECISION)
+        if confirmed is not None and confirmed < 0 and abs(confirmed - value) <= abs(value) / 10**20:
+            return _witness(assignment, value)
+    return None
+
+
+def _witness(assignment: dict, value: sp.Expr) -> dict[str, str]:
+    witness = {str(k): str(v) for k, v in assignment.items()}
+    witness["difference"] = str(sp.N(value, 20))
+    return witness
