@@ -47,23 +47,6 @@ rope_most_llms = out_of_scope(
     Quote(ESSAY, "8. 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
 )
 
-integer_index_unstable = out_of_scope(
-    "integer-index-unstable-training",
-    "Raw integer positions make training very unstable",
-    "Adding raw integer positions (0, 1, 2, …) to the embeddings makes training very unstable.",
-    NEEDS_TRAINING,
-    Quote(LESSON, "시도 1: 정수 인덱스 사용", "학습이 매우 불안정해짐"),
-)
-
-normalized_index_hard = out_of_scope(
-    "normalized-index-hard-to-learn",
-    "Length-normalized positions are hard to learn",
-    "With positions normalized to [0, 1] per sentence, the model has difficulty learning a consistent position "
-    "pattern.",
-    NEEDS_TRAINING,
-    Quote(LESSON, "시도 2: 정규화 (0~1로 맞추기)", "모델이 일관된 위치 패턴을 학습하기 어려움"),
-)
-
 extrapolation_degrades = out_of_scope(
     "extrapolation-degrades",
     "Performance may degrade far beyond the training length",
@@ -151,14 +134,6 @@ learns_relative_distance = out_of_scope(
     ),
     Quote(LESSON, "2. 상대적 위치 표현 가능", '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'),
     Quote(POST, "4. Relative Position 정보", "문장에서 단어 간 거리 정보를 모델이 학습할 수 있습니다."),
-)
-
-learns_order = out_of_scope(
-    "model-learns-order",
-    "With position added, the model can learn word order",
-    "Adding a distinct encoding vector per position lets the model learn word order.",
-    f"{NEEDS_TRAINING} (that order reaches attention's outputs at all is checked by the attention claims)",
-    Quote(POST, "3. 위치 정보 직관", "결과적으로 모델은 단어 순서를 학습할 수 있습니다."),
 )
 
 adjective_before_noun = out_of_scope(

@@ -11,8 +11,10 @@ def pytest_configure() -> None:
     pytester's in-process runs remove the modules imported during them. A third-party adapter probed there imports
     torch.distributed, and importing it a second time (torch.testing.assert_close does, lazily) fails with
     "Only a single TORCH_LIBRARY can be used to register the namespace c10d_functional"; a proof with an inequality
-    imports cvxpy, whose solver extensions then fail with "cannot load module more than once per process".
+    imports cvxpy, whose solver extensions then fail with "cannot load module more than once per process"; and
+    torch._dynamo (an optimizer step imports it lazily) registers the "_inductor_test" operator library.
     """
     if torch.distributed.is_available():
         importlib.import_module("torch.distributed.tensor")
     importlib.import_module("cvxpy")
+    importlib.import_module("torch._dynamo")

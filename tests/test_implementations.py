@@ -127,3 +127,12 @@ def test_third_party_sinusoidal_tables_are_the_formula_in_the_documents_layout_w
     table = Implementation(adapter, TorchBackend("float32")).sinusoidal(positions, 16).double()
     reference = amplitude * by_name("reference-torch").sinusoidal(positions, 16, "float64", "cpu")
     torch.testing.assert_close(table, reference, rtol=1e-4, atol=1e-4)
+
+
+def test_implementation_claims_are_those_with_a_uses_check_or_a_probe_of_the_adapters():
+    from checks.engine.discovery import claim_files, load_claims
+    from checks.engine.plugin import examines_implementations
+
+    chosen = {claim.id for path in claim_files() for claim in load_claims(path) if examines_implementations(claim)}
+    assert {"pe.bounded", "rope.low-precision-paths", "attention.parallel-equals-sequential"} <= chosen
+    assert not {"pe.sin-ambiguous", "rope.long-term-decay", "training.learns-order"} & chosen

@@ -45,6 +45,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="package.module:object",
         help="add an implementation adapter (repeatable); see README 'Implementations'",
     )
+    group.addoption(
+        "--implementation-claims",
+        action="store_true",
+        help="run only the claims that examine implementations (a check with uses=, a probe of the adapters)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -193,6 +198,17 @@ def _mismatch(record: ClaimRecord) -> str:
     return "\n".join(lines)
 
 
+def examines_implementations(claim: Claim) -> bool:
+    """A check with ``uses=``, or a probe whose code asks for the registered adapters."""
+    from checks.evidence.check import Check
+    from checks.evidence.probe import Probe
+
+    probes = (getattr(probe.measure, "__code__", None) for probe in claim.declared(Probe))
+    return any(check.uses for check in claim.declared(Check)) or any(
+        code is not None and "implementations" in code.co_names for code in probes
+    )
+
+
 def _proof_lines(proof: ProofRecord) -> list[str]:
     """Why a proof is not proved: each unknown decision's reason, each refutation's witness, each unchecked step."""
     lines = []
@@ -219,8 +235,13 @@ def _data(data: dict[str, Any] | None) -> str:
     return f" ({text[:400]})"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A second declaration of a claim id is broken; the first one still runs."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A second declaration of a claim id is broken; the first one still runs. With --implementation-claims, the
+    claims that examine no implementation are deselected."""
+    if config.getoption("--implementation-claims"):
+        kept = [i for i in items if not isinstance(i, ClaimItem) or examines_implementations(i.claim)]
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
     first: dict[str, str] = {}
     for item in items:
         if isinstance(item, ClaimItem):

@@ -1,0 +1,251 @@
+"""Controlled experiments: a design fixed in the claim file before any result, seeds, and a declared decision rule.
+
+``@claim.experiment(Design(...))`` over ``def _(arm, seed, log) -> float`` (train or time one arm with one seed,
+report through ``log``, return the metric). The engine runs every arm for every seed of the profile, pairs the arms
+by seed, and decides with the design's rule: the effect is the treatment's advantage over the control in the
+metric's direction; a bootstrap 95 % interval of its mean over seeds above the threshold holds, below it refutes,
+and an interval that straddles it is qualified as undecided at this budget. With regimes (e.g. lengths) each is
+decided alone, and a mix of holding and refuted regimes is qualified, naming where it holds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from checks.evidence.base import Evidence, RunContext, name_of
+from checks.results.records import EvidenceRecord, Finding
+from checks.verdicts import Weight
+
+if TYPE_CHECKING:
+    from checks.engine.claim import Claim
+
+RESAMPLES = 10_000
+"""Bootstrap resamples of the per-seed effects (their generator is seeded: the interval is reproducible)."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """Everything an experiment fixes before it runs (shown on the claim page as declared)."""
+
+    hypothesis: str
+    task: str
+    models: str
+    budget: str
+    metric: str
+    better: Literal["lower", "higher"]
+    treatment: str
+    control: str
+    threshold: float
+    """The smallest advantage (in the metric's units) that counts as the hypothesis holding."""
+    seeds: dict[str, int]
+    """Seeds per Hypothesis profile ("ci", "dev", "thorough"); a profile not named takes the "ci" count."""
+    regimes: list[str] = field(default_factory=lambda: ["all"])
+    statistic: str = (
+        f"bootstrap 95 % interval of the mean paired effect over seeds ({RESAMPLES} resamples, generator seed 0)"
+    )
+
+    def seed_count(self, profile: str) -> int:
+        return self.seeds.get(profile, self.seeds["ci"])
+
+
+@dataclass
+class SeedLog:
+    """What one arm reports for one seed while it runs: ``log.step(loss, grad_norm)`` per training step."""
+
+    losses: list[float] = field(default_factory=list)
+    grad_norms: list[float] = field(default_factory=list)
+
+    def step(self, loss: float, grad_norm: float = 0.0) -> None:
+        self.losses.append(loss)
+        self.grad_norms.append(grad_norm)
+
+    @property
+    def diverged(self) -> bool:
+        """A NaN or infinite loss, or one that blew up past 10× the first."""
+        finite = [x for x in self.losses if math.isfinite(x)]
+        return len(finite) < len(self.losses) or bool(finite and max(finite) > 10 * max(finite[0], 1e-12))
+
+
+@dataclass
+class SeedRun:
+    """One arm, one regime, one seed: the metric and what the run looked like."""
+
+    arm: str
+    regime: str
+    seed: int
+    metric: float
+    max_grad_norm: float
+    diverged: bool
+    seconds: float
+    losses: list[float] = field(default_factory=list)
+    """The loss curve, at most 100 points: the loss at steps 0, every, 2·every, …"""
+    every: int = 1
+
+
+@dataclass
+class RegimeDecision:
+    regime: str
+    effects: list[float]
+    mean: float
+    low: float
+    high: float
+    verdict: Literal["holds", "refuted", "undecided"]
+
+
+@dataclass
+class ExperimentRecord(EvidenceRecord):
+    """An experiment's design as declared, every seed's run, and the decision per regime."""
+
+    kind = "experiment"
+    name: str
+    design: Design
+    profile: str
+    runs: list[SeedRun] = field(default_factory=list)
+    decisions: list[RegimeDecision] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def command(self) -> str:
+        return f"THEORY_CLAIMS_PROFILE={self.profile} pytest -k {self.name}"
+
+
+Trial = Callable[[str, str, int, SeedLog], float]
+"""(arm, regime, seed, log) → the metric."""
+
+
+class Experiment(Evidence):
+    """A designed comparison of two arms over seeds, decided by the design's rule."""
+
+    kind, decorator, order = "experiment", "experiment", 45
+    title = "Experiments"
+    template = "evidence/experiment.html.j2"
+    record_type = ExperimentRecord
+
+    def __init__(self, name: str, design: Design, trial: Trial) -> None:
+        self.name, self.design, self.trial = name, design, trial
+
+    @classmethod
+    def declare(cls, claim: Claim, design: Design) -> Callable[[Trial], Trial]:
+        """``@claim.experiment(Design(...))`` over ``def _(arm, regime, seed, log) -> float``."""
+
+        def register(trial: Trial) -> Trial:
+            claim.add(cls(name_of(trial, len(claim.declared(cls))), design, trial))
+            return trial
+
+        return register
+
+    def run(self, context: RunContext) -> list[EvidenceRecord]:
+        from hypothesis import settings
+
+        profile = settings.get_current_profile_name()
+        record = ExperimentRecord(self.name, self.design, profile)
+        started = time.perf_counter()
+        for regime in self.design.regimes:
+            for seed in range(self.design.seed_count(profile)):
+                for arm in (self.design.treatment, self.design.control):
+                    record.runs.append(run_seed(self.trial, arm, regime, seed))
+        record.decisions = [decide(self.design, record.runs, regime) for regime in self.design.regimes]
+        record.findings = findings(self.design, record.decisions)
+        record.seconds = time.perf_counter() - started
+        return [record]
+
+    @classmethod
+    def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
+        found = cls.findings(records)
+        kinds = {finding.kind for finding in found}
+        ran = any(isinstance(record, ExperimentRecord) for record in records)
+        return Weight(
+            refutes="counterexample" in kinds, qualifies="condition" in kinds, support="holds" if ran else None
+        )
+
+    @classmethod
+    def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:
+        return [f for record in records if isinstance(record, ExperimentRecord) for f in record.findings]
+
+
+def run_seed(trial: Trial, arm: str, regime: str, seed: int) -> SeedRun:
+    """One arm for one seed: seeded, deterministic algorithms, one CPU thread (the same seed gives the same numbers
+    on the same machine, whatever else runs beside it)."""
+    import torch
+
+    torch.manual_seed(seed)
+    deterministic, threads = torch.are_deterministic_algorithms_enabled(), torch.get_num_threads()
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(1)
+    log = SeedLog()
+    started = time.perf_counter()
+    try:
+        metric = float(trial(arm, regime, seed, log))
+    finally:
+        torch.use_deterministic_algorithms(deterministic)
+        torch.set_num_threads(threads)
+    every = max(1, len(log.losses) // 100)
+    norms = [g for g in log.grad_norms if math.isfinite(g)]
+    return SeedRun(
+        arm=arm,
+        regime=regime,
+        seed=seed,
+        metric=metric,
+        max_grad_norm=max(norms, default=0.0) if len(norms) == len(log.grad_norms) else math.inf,
+        diverged=log.diverged,
+        seconds=time.perf_counter() - started,
+        losses=log.losses[::every],
+        every=every,
+    )
+
+
+def decide(design: Design, runs: list[SeedRun], regime: str) -> RegimeDecision:
+    """Paired effects per seed (treatment's advantage), their bootstrap interval, and the declared rule."""
+    by_seed: dict[int, dict[str, float]] = {}
+    for run in runs:
+        if run.regime == regime:
+            by_seed.setdefault(run.seed, {})[run.arm] = run.metric
+    sign = 1.0 if design.better == "higher" else -1.0
+    effects = [sign * (arms[design.treatment] - arms[design.control]) for _, arms in sorted(by_seed.items())]
+    low, high = bootstrap_interval(effects)
+    mean = sum(effects) / len(effects)
+    verdict: Literal["holds", "refuted", "undecided"] = (
+        "holds" if low > design.threshold else "refuted" if high < design.threshold else "undecided"
+    )
+    return RegimeDecision(regime, effects, mean, low, high, verdict)
+
+
+def bootstrap_interval(effects: list[float], resamples: int = RESAMPLES) -> tuple[float, float]:
+    """The 2.5 % and 97.5 % quantiles of the resampled means (a non-finite effect makes the interval infinite)."""
+    import numpy as np
+
+    values = np.asarray(effects, dtype=np.float64)
+    if not np.isfinite(values).all():
+        return (-math.inf, math.inf)
+    draws = np.random.default_rng(0).integers(0, len(values), size=(resamples, len(values)))
+    means = values[draws].mean(axis=1)
+    return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+
+
+def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
+    """The declared rule: every regime refuted → a counterexample; a mix, or an undecided one → a condition."""
+    verdicts = {d.verdict for d in decisions}
+
+    def shown(d: RegimeDecision) -> str:
+        return f"{d.regime}: mean effect {d.mean:.3g}, 95 % interval [{d.low:.3g}, {d.high:.3g}]"
+
+    data = {d.regime: {"mean": d.mean, "low": d.low, "high": d.high, "effects": d.effects} for d in decisions}
+    if verdicts == {"refuted"}:
+        text = f"{design.treatment} is not ahead of {design.control} by {design.threshold} ({design.metric})"
+        return [Finding("counterexample", f"{text}: " + "; ".join(map(shown, decisions)), data)]
+    if verdicts == {"holds"}:
+        return []
+    holding = [d.regime for d in decisions if d.verdict == "holds"]
+    undecided = [d.regime for d in decisions if d.verdict == "undecided"]
+    parts = []
+    if holding:
+        parts.append(f"holds only in {', '.join(holding)}")
+    if undecided:
+        straddled = f"the interval straddles {design.threshold:.3g}"
+        parts.append(f"undecided at this budget in {', '.join(undecided)} ({straddled})")
+    return [Finding("condition", "; ".join(parts) + ": " + "; ".join(map(shown, decisions)), data)]

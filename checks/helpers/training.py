@@ -1,0 +1,134 @@
+"""Tiny Transformer encoders and synthetic tasks for experiments: CPU-sized, seeded, one positional scheme each.
+
+Schemes: "none" (no position), "integer" (the raw index pos added to every dimension, document 000's first
+attempt), "normalized" (pos / (n − 1), its second), "sinusoidal" (the documents' table), "learned" (an
+nn.Embedding per position).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from checks.helpers.backends import NumpyBackend
+from checks.implementations.references import Reference
+
+SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned")
+Batch = tuple[torch.Tensor, torch.Tensor]
+"""(tokens (b, n) int64, labels (b,) int64)."""
+
+
+def positions_for(scheme: str, length: int, d_model: int, learned: nn.Embedding | None) -> torch.Tensor | None:
+    """The (n, d_model) rows added to the embeddings, or None for "none"."""
+    index = torch.arange(length, dtype=torch.float32)
+    if scheme == "none":
+        return None
+    if scheme == "integer":
+        return index[:, None].expand(length, d_model)
+    if scheme == "normalized":
+        return (index / max(length - 1, 1))[:, None].expand(length, d_model)
+    if scheme == "sinusoidal":
+        table = Reference(NumpyBackend("float64")).sinusoidal(np.arange(length), d_model)
+        return torch.as_tensor(table, dtype=torch.float32)
+    if scheme == "learned" and learned is not None:
+        return learned.weight[:length]
+    raise ValueError(f"scheme {scheme!r} is not one of {SCHEMES}")
+
+
+class TinyEncoder(nn.Module):
+    """Token embedding + positions → one post-LN Transformer encoder layer → mean pool → class logits."""
+
+    def __init__(self, scheme: str, vocab: int, classes: int, d_model: int = 32, heads: int = 2, max_len: int = 64):
+        super().__init__()
+        self.scheme, self.d_model = scheme, d_model
+        self.embed = nn.Embedding(vocab, d_model)
+        self.learned = nn.Embedding(max_len, d_model) if scheme == "learned" else None
+        self.layer = nn.TransformerEncoderLayer(d_model, heads, 2 * d_model, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(d_model, classes)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        x = self.embed(tokens)
+        added = positions_for(self.scheme, tokens.shape[1], self.d_model, self.learned)
+        if added is not None:
+            x = x + added
+        return self.head(self.layer(x).mean(dim=1))
+
+
+MODEL = "TinyEncoder: d_model 32, 2 heads, one post-LN encoder layer, mean pooling, linear head"
+"""How a design names the model (one per positional scheme)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    steps: int
+    batch: int = 64
+    learning_rate: float = 3e-3
+
+    def __str__(self) -> str:
+        return f"{self.steps} Adam steps, batch {self.batch}, learning rate {self.learning_rate}, no clipping"
+
+
+def train(
+    model: nn.Module, task: Callable[[torch.Generator, int], Batch], budget: Budget, seed: int, log: object
+) -> float:
+    """Adam on ``task`` batches; logs (loss, gradient norm) per step; returns held-out accuracy (4 fresh batches of
+    256: a task that varies its length draws one per batch)."""
+    data = torch.Generator().manual_seed(10_000 + seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=budget.learning_rate)
+    loss_of = nn.CrossEntropyLoss()
+    for _ in range(budget.steps):
+        tokens, labels = task(data, budget.batch)
+        loss = loss_of(model(tokens), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), math.inf))
+        log.step(loss.item(), norm)  # type: ignore[attr-defined]
+        if not math.isfinite(loss.item()):
+            break
+        optimizer.step()
+    held_out = torch.Generator().manual_seed(20_000 + seed)
+    correct = 0.0
+    with torch.no_grad():
+        for _ in range(4):
+            tokens, labels = task(held_out, 256)
+            correct += float((model(tokens).argmax(dim=-1) == labels).float().mean())
+    return correct / 4
+
+
+def token_at(index: int, vocab: int, length: int) -> Callable[[torch.Generator, int], Batch]:
+    """Random tokens; the label is the token at ``index`` (needs absolute position)."""
+
+    def task(generator: torch.Generator, size: int) -> Batch:
+        tokens = torch.randint(0, vocab, (size, length), generator=generator)
+        return tokens, tokens[:, index].clone()
+
+    return task
+
+
+def token_at_any_length(index: int, vocab: int, lengths: range) -> Callable[[torch.Generator, int], Batch]:
+    """Like ``token_at``, but every batch has its own length drawn from ``lengths`` (the index is absolute)."""
+
+    def task(generator: torch.Generator, size: int) -> Batch:
+        pick = int(torch.randint(0, len(lengths), (1,), generator=generator))
+        return token_at(index, vocab, lengths[pick])(generator, size)
+
+    return task
+
+
+def which_first(vocab: int, length: int) -> Callable[[torch.Generator, int], Batch]:
+    """Tokens 2 … vocab−1 with one 0 and one 1 placed at random: the label is 1 when 0 comes before 1 (order only)."""
+
+    def task(generator: torch.Generator, size: int) -> Batch:
+        tokens = torch.randint(2, vocab, (size, length), generator=generator)
+        order = torch.argsort(torch.rand(size, length, generator=generator), dim=1)[:, :2]
+        rows = torch.arange(size)
+        tokens[rows, order[:, 0]] = 0
+        tokens[rows, order[:, 1]] = 1
+        return tokens, (order[:, 0] < order[:, 1]).long()
+
+    return task

@@ -1,0 +1,76 @@
+"""The experiment kind: seeded runs repeat exactly, the declared rule decides, a false hypothesis is refuted."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks.evidence.experiment import Design, Experiment, ExperimentRecord, SeedLog, decide, findings, run_seed
+from checks.helpers.training import Budget, TinyEncoder, train, which_first
+
+TASK, BUDGET = which_first(10, 12), Budget(steps=60)
+
+
+def order_trial(arm: str, regime: str, seed: int, log: SeedLog) -> float:
+    return train(TinyEncoder(arm, 10, classes=2), TASK, BUDGET, seed, log)
+
+
+def _design(**changes) -> Design:
+    fields = {
+        "hypothesis": "h",
+        "task": "which_first",
+        "models": "TinyEncoder",
+        "budget": "60 steps",
+        "metric": "held-out accuracy",
+        "better": "higher",
+        "treatment": "sinusoidal",
+        "control": "none",
+        "threshold": 0.2,
+        "seeds": {"ci": 3},
+    }
+    return Design(**{**fields, **changes})
+
+
+def test_the_same_seed_gives_the_same_numbers():
+    first, again = (run_seed(order_trial, "sinusoidal", "all", seed=1) for _ in range(2))
+    assert (first.metric, first.losses, first.max_grad_norm) == (again.metric, again.losses, again.max_grad_norm)
+    other = run_seed(order_trial, "sinusoidal", "all", seed=2)
+    assert other.losses != first.losses
+
+
+def test_a_deliberately_false_hypothesis_on_a_known_task_is_refuted():
+    """No position encoding cannot beat the sinusoidal one on an order-only task: the claim must come out refuted."""
+    false = _design(hypothesis="no encoding beats sinusoidal by 0.2", treatment="none", control="sinusoidal")
+    (record,) = Experiment("false", false, order_trial).run(context=None)  # type: ignore[arg-type]
+    assert isinstance(record, ExperimentRecord) and len(record.runs) == 6
+    (decision,) = record.decisions
+    assert decision.verdict == "refuted" and decision.high < 0.2
+    assert [f.kind for f in record.findings] == ["counterexample"]
+    weight = Experiment.weigh([record])
+    assert weight.refutes
+
+
+@pytest.mark.parametrize(
+    ("effects", "verdict"),
+    [([0.5, 0.45, 0.48], "holds"), ([0.0, 0.01, -0.02], "refuted"), ([0.9, -0.5, 0.1], "undecided")],
+)
+def test_the_declared_rule_reads_the_bootstrap_interval_against_the_threshold(effects, verdict):
+    from checks.evidence.experiment import SeedRun
+
+    runs = [
+        SeedRun(arm, "all", seed, value, 1.0, False, 0.0)
+        for seed, effect in enumerate(effects)
+        for arm, value in (("sinusoidal", 0.5 + effect), ("none", 0.5))
+    ]
+    decision = decide(_design(), runs, "all")
+    assert decision.verdict == verdict and decision.low <= decision.mean <= decision.high
+
+
+def test_regimes_that_disagree_qualify_the_claim_naming_where_it_holds():
+    from checks.evidence.experiment import RegimeDecision
+
+    decisions = [
+        RegimeDecision("short", [0.5], 0.5, 0.4, 0.6, "holds"),
+        RegimeDecision("long", [0.0], 0.0, -0.1, 0.1, "refuted"),
+    ]
+    (finding,) = findings(_design(regimes=["short", "long"]), decisions)
+    assert finding.kind == "condition" and finding.text.startswith("holds only in short")
