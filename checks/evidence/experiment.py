@@ -104,6 +104,8 @@ class ExperimentRecord(EvidenceRecord):
     name: str
     design: Design
     profile: str
+    claim: str = ""
+    """The claim's id (for the command that reproduces it)."""
     runs: list[SeedRun] = field(default_factory=list)
     decisions: list[RegimeDecision] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -111,7 +113,7 @@ class ExperimentRecord(EvidenceRecord):
 
     @property
     def command(self) -> str:
-        return f"THEORY_CLAIMS_PROFILE={self.profile} pytest -k {self.name}"
+        return f"THEORY_CLAIMS_PROFILE={self.profile} pytest -k {self.claim or self.name}"
 
 
 Trial = Callable[[str, str, int, SeedLog], float]
@@ -143,7 +145,7 @@ class Experiment(Evidence):
         from hypothesis import settings
 
         profile = settings.get_current_profile_name()
-        record = ExperimentRecord(self.name, self.design, profile)
+        record = ExperimentRecord(self.name, self.design, profile, claim=context.claim_id if context else "")
         started = time.perf_counter()
         for regime in self.design.regimes:
             for seed in range(self.design.seed_count(profile)):
