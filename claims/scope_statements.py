@@ -65,19 +65,6 @@ paper_motivation = out_of_scope(
     Quote(ESSAY, "5. k칸 이동 = 회전 행렬", "원논문이 이 방식을 고른 이유로 직접 든 성질입니다"),
 )
 
-paper_formula = out_of_scope(
-    "paper-formula",
-    "The sin/cos formula is the one of 'Attention Is All You Need'",
-    "The sinusoidal formula the documents give is the one defined in Vaswani et al. (2017), the Transformer paper.",
-    NEEDS_CITATION,
-    Quote(
-        ESSAY,
-        "2. 사인·코사인 위치 인코딩",
-        "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다.",
-    ),
-    Quote(POST, "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."),
-)
-
 long_sentences = out_of_scope(
     "parallel-long-sentences",
     "Parallel computation makes long sentences tractable",

@@ -1,0 +1,88 @@
+"""The documents' formula is the paper's equation; the paper's published code lays it out and spaces it otherwise."""
+
+import numpy as np
+
+from checks import Citation, Claim, Quote
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.formulas import d_model, i
+from checks.implementations.references import Reference
+
+ESSAY, POST = "002_86fa32f25d4c4c54.txt", "001_53050abb35828e70.txt"
+TENSOR2TENSOR = "https://github.com/tensorflow/tensor2tensor/blob/master/tensor2tensor/layers/common_attention.py"
+
+claim = Claim(
+    id="pe.paper-formula",
+    title="The sin/cos formula is the paper's equation, not its published implementation",
+    statement=(
+        "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)) is equation "
+        "(§3.5) of Vaswani et al. (2017). The implementation the paper published (tensor2tensor's "
+        "get_timing_signal_1d) computes a different table: all sines then all cosines, with frequencies "
+        "10000^(−i/(d_model/2 − 1)), so only the first pair's frequency agrees with the equation."
+    ),
+    sources=[
+        Quote(
+            ESSAY,
+            "2. 사인·코사인 위치 인코딩",
+            "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다.",
+        ),
+        Quote(POST, "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."),
+        Citation(
+            title="Attention Is All You Need",
+            authors="Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones, Aidan N. Gomez, "
+            "Łukasz Kaiser, Illia Polosukhin",
+            year=2017,
+            section="3.5 Positional Encoding",
+            text="In this work, we use sine and cosine functions of different frequencies:",
+            arxiv="1706.03762",
+        ),
+        Citation(
+            title="tensor2tensor: common_attention.get_timing_signal_1d (the paper's published code)",
+            authors="Google Brain (Vaswani et al.)",
+            year=2017,
+            section="get_timing_signal_1d docstring",
+            text="All of these sinusoids are concatenated in the channels dimension.",
+            url=TENSOR2TENSOR,
+        ),
+    ],
+    expect="qualified",
+)
+
+D_MODEL, POSITIONS = 512, np.arange(2048)
+
+
+def timing_signal(positions: np.ndarray, channels: int) -> np.ndarray:
+    """tensor2tensor's get_timing_signal_1d (min_timescale 1, max_timescale 10⁴), written out in float64."""
+    timescales = channels // 2
+    increment = np.log(1.0e4) / (timescales - 1)
+    inverse = np.exp(np.arange(timescales) * -increment)
+    scaled = positions[:, None] * inverse[None, :]
+    return np.concatenate([np.sin(scaled), np.cos(scaled)], axis=1)
+
+
+@claim.proof
+def _(p):
+    p.refute(2 * i / d_model, i / (d_model / 2 - 1), label="the exponents of pair i agree for every i (expected false)")
+    p.decide((2 * i / d_model).subs(i, 0), (i / (d_model / 2 - 1)).subs(i, 0), label="at i = 0 both frequencies are 1")
+
+
+@claim.probe
+def against_tensor2tensor(r):
+    """The two tables at d_model = 512, positions 0 … 2047: as laid out, and after undoing the layout."""
+    ours = Reference(NumpyBackend("float64")).sinusoidal(POSITIONS, D_MODEL)
+    theirs = timing_signal(POSITIONS.astype(np.float64), D_MODEL)
+    half = D_MODEL // 2
+    interleaved = np.empty_like(theirs)
+    interleaved[:, 0::2], interleaved[:, 1::2] = theirs[:, :half], theirs[:, half:]
+    slowest = {"equation": 10000.0 ** (-(D_MODEL - 2) / D_MODEL), "tensor2tensor": 1.0e-4}
+    r.measure("max |difference| as laid out", float(np.max(np.abs(ours - theirs))))
+    r.measure("max |difference| after interleaving tensor2tensor's halves", float(np.max(np.abs(ours - interleaved))))
+    r.measure("slowest frequency (pair d/2 − 1)", slowest)
+    r.condition(
+        "true of the paper's equation (§3.5), not of the implementation it published: tensor2tensor puts all sines "
+        "before all cosines and spaces the frequencies as 10000^(−i/(d/2 − 1)); at d_model = 512 over positions "
+        f"0 … 2047 its table differs from the equation's by up to {np.max(np.abs(ours - interleaved)):.3g} even "
+        "after interleaving, and its slowest frequency is 1e-4 instead of "
+        f"{slowest['equation']:.4g}",
+        d_model=D_MODEL,
+        slowest=slowest,
+    )
