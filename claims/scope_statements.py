@@ -21,15 +21,6 @@ def out_of_scope(short: str, title: str, statement: str, reason: str, *quotes: Q
 
 LEARNED_VS_SINUSOIDAL = "Sinusoidal vs 학습 가능한 위치 임베딩"
 
-rope_length_generalization = out_of_scope(
-    "rope-length-generalization",
-    "RoPE generalizes very well to longer inputs",
-    "RoPE's performance on sequences longer than those seen in training is very good.",
-    f"{NEEDS_TRAINING} and evaluation past the training length; the published record is mixed (plain RoPE is often "
-    "reported to degrade beyond its training length without interpolation or rescaling)",
-    Quote(LESSON, LEARNED_VS_SINUSOIDAL, "길이 일반화 성능이 매우 좋음"),
-)
-
 rope_in_llama_chatgpt = out_of_scope(
     "rope-in-llama-chatgpt",
     "LLaMA and ChatGPT use RoPE",
@@ -45,15 +36,6 @@ rope_most_llms = out_of_scope(
     "Most of today's LLMs use RoPE, introduced by Su et al. in 2021.",
     "needs a survey of current model architectures, and a citation check for the attribution to Su et al. 2021",
     Quote(ESSAY, "8. 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
-)
-
-extrapolation_degrades = out_of_scope(
-    "extrapolation-degrades",
-    "Performance may degrade far beyond the training length",
-    "Although the sinusoidal encoding is defined at any position, performance may degrade well beyond the "
-    "training range.",
-    f"{NEEDS_TRAINING} and evaluation at lengths past the training range",
-    Quote(LESSON, "3. 길이 일반화 가능", "다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음"),
 )
 
 paper_motivation = out_of_scope(

@@ -244,9 +244,12 @@ def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
         return []
     holding = [d.regime for d in decisions if d.verdict == "holds"]
     undecided = [d.regime for d in decisions if d.verdict == "undecided"]
+    refuted = [d.regime for d in decisions if d.verdict == "refuted"]
     parts = []
     if holding:
         parts.append(f"holds only in {', '.join(holding)}")
+    if refuted:
+        parts.append(f"fails in {', '.join(refuted)}")
     if undecided:
         straddled = f"the interval straddles {design.threshold:.3g}"
         parts.append(f"undecided at this budget in {', '.join(undecided)} ({straddled})")

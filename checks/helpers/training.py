@@ -2,7 +2,8 @@
 
 Schemes: "none" (no position), "integer" (the raw index pos added to every dimension, document 000's first
 attempt), "normalized" (pos / (n − 1), its second), "sinusoidal" (the documents' table), "learned" (an
-nn.Embedding per position).
+nn.Embedding per position), "rope" (nothing added; queries and keys rotated by their positions inside attention,
+interleaved pairs, base 10000).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from torch import nn
 from checks.helpers.backends import NumpyBackend
 from checks.implementations.references import Reference
 
-SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned")
+SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned", "rope")
 Batch = tuple[torch.Tensor, torch.Tensor]
 """(tokens (b, n) int64, labels (b,) int64)."""
 
@@ -26,7 +27,7 @@ Batch = tuple[torch.Tensor, torch.Tensor]
 def positions_for(scheme: str, length: int, d_model: int, learned: nn.Embedding | None) -> torch.Tensor | None:
     """The (n, d_model) rows added to the embeddings, or None for "none"."""
     index = torch.arange(length, dtype=torch.float32)
-    if scheme == "none":
+    if scheme in ("none", "rope"):
         return None
     if scheme == "integer":
         return index[:, None].expand(length, d_model)
@@ -40,6 +41,34 @@ def positions_for(scheme: str, length: int, d_model: int, learned: nn.Embedding 
     raise ValueError(f"scheme {scheme!r} is not one of {SCHEMES}")
 
 
+class RopeEncoderLayer(nn.Module):
+    """A post-LN encoder layer whose attention rotates each head's queries and keys by their positions (RoPE)."""
+
+    def __init__(self, d_model: int, heads: int) -> None:
+        super().__init__()
+        self.heads, self.width = heads, d_model // heads
+        self.qkv, self.out = nn.Linear(d_model, 3 * d_model), nn.Linear(d_model, d_model)
+        self.feed = nn.Sequential(nn.Linear(d_model, 2 * d_model), nn.ReLU(), nn.Linear(2 * d_model, d_model))
+        self.first, self.second = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
+
+    def rotate(self, x: torch.Tensor) -> torch.Tensor:
+        """(b, heads, n, width) rotated pairwise by position · 10000^(−2i/width)."""
+        n = x.shape[-2]
+        inverse = 10000.0 ** (-torch.arange(0, self.width, 2, dtype=torch.float32) / self.width)
+        angles = torch.arange(n, dtype=torch.float32)[:, None] * inverse[None, :]
+        cos, sin = torch.cos(angles), torch.sin(angles)
+        even, odd = x[..., 0::2], x[..., 1::2]
+        return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, d = x.shape
+        q, k, v = (t.view(b, n, self.heads, self.width).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
+        scores = self.rotate(q) @ self.rotate(k).transpose(-1, -2) / math.sqrt(self.width)
+        mixed = (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(b, n, d)
+        x = self.first(x + self.out(mixed))
+        return self.second(x + self.feed(x))
+
+
 class TinyEncoder(nn.Module):
     """Token embedding + positions → one post-LN Transformer encoder layer → mean pool → class logits."""
 
@@ -48,7 +77,11 @@ class TinyEncoder(nn.Module):
         self.scheme, self.d_model = scheme, d_model
         self.embed = nn.Embedding(vocab, d_model)
         self.learned = nn.Embedding(max_len, d_model) if scheme == "learned" else None
-        self.layer = nn.TransformerEncoderLayer(d_model, heads, 2 * d_model, dropout=0.0, batch_first=True)
+        self.layer = (
+            RopeEncoderLayer(d_model, heads)
+            if scheme == "rope"
+            else nn.TransformerEncoderLayer(d_model, heads, 2 * d_model, dropout=0.0, batch_first=True)
+        )
         self.head = nn.Linear(d_model, classes)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
@@ -74,10 +107,15 @@ class Budget:
 
 
 def train(
-    model: nn.Module, task: Callable[[torch.Generator, int], Batch], budget: Budget, seed: int, log: object
+    model: nn.Module,
+    task: Callable[[torch.Generator, int], Batch],
+    budget: Budget,
+    seed: int,
+    log: object,
+    evaluate: Callable[[torch.Generator, int], Batch] | None = None,
 ) -> float:
-    """Adam on ``task`` batches; logs (loss, gradient norm) per step; returns held-out accuracy (4 fresh batches of
-    256: a task that varies its length draws one per batch)."""
+    """Adam on ``task`` batches; logs (loss, gradient norm) per step; returns held-out accuracy on ``evaluate``
+    (default: the task itself; 4 fresh batches of 256, a task that varies its length draws one per batch)."""
     data = torch.Generator().manual_seed(10_000 + seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=budget.learning_rate)
     loss_of = nn.CrossEntropyLoss()
@@ -95,7 +133,7 @@ def train(
     correct = 0.0
     with torch.no_grad():
         for _ in range(4):
-            tokens, labels = task(held_out, 256)
+            tokens, labels = (evaluate or task)(held_out, 256)
             correct += float((model(tokens).argmax(dim=-1) == labels).float().mean())
     return correct / 4
 
@@ -132,3 +170,25 @@ def which_first(vocab: int, length: int) -> Callable[[torch.Generator, int], Bat
         return tokens, (order[:, 0] < order[:, 1]).long()
 
     return task
+
+
+TRAINED, AT_TRAINED = 12, "at the training length"
+"""Length-generalization experiments train on the order-only task at n = 12 and test at n = 12 or longer."""
+
+
+def longer_length(regime: str) -> int:
+    """The test length a regime names: "2L (n = 24)" → 24."""
+    return int(regime.rsplit("n = ", 1)[1].rstrip(")"))
+
+
+def length_trial(scheme: str, budget: Budget) -> Callable[[str, str, int, object], float]:
+    """A trial that trains ``scheme`` on which_first at n = 12 and tests at 12 (arm AT_TRAINED) or at the regime's
+    longer length (any other arm): the same seed trains the same model for both arms."""
+
+    def trial(arm: str, regime: str, seed: int, log: object) -> float:
+        length = TRAINED if arm == AT_TRAINED else longer_length(regime)
+        model = TinyEncoder(scheme, 10, classes=2)
+        return train(model, which_first(10, TRAINED), budget, seed, log, evaluate=which_first(10, length))
+
+    trial.__name__ = f"{scheme}_trained_at_{TRAINED}"
+    return trial

@@ -1,0 +1,64 @@
+"""Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
+encoding's degradation far beyond the training range (seeded experiments)."""
+
+from checks import Claim, Quote
+from checks.evidence.experiment import Design
+from checks.helpers.training import AT_TRAINED, MODEL, TRAINED, Budget, length_trial
+
+LESSON = "000_1100ff0056b332e7.txt"
+BUDGET = Budget(steps=150)
+LONGER = "at the longer length"
+TASK = f"which_first (is token 0 before token 1?) trained at n = {TRAINED}, tested on fresh sequences of each length"
+SEEDS = {"ci": 3, "dev": 3, "thorough": 10}
+
+rope = Claim(
+    id="training.rope-length-generalization",
+    title="RoPE generalizes very well to longer inputs",
+    statement=(
+        f"A one-layer encoder with RoPE trained on an order task at n = {TRAINED} loses at most 0.05 of its held-out "
+        "accuracy when tested at twice and at four times that length."
+    ),
+    sources=[Quote(LESSON, "Sinusoidal vs 학습 가능한 위치 임베딩", "길이 일반화 성능이 매우 좋음")],
+    expect="qualified",
+)
+rope.experiment(
+    Design(
+        hypothesis="RoPE's accuracy at 2L and 4L is at most 0.05 below its accuracy at the training length L",
+        task=TASK,
+        models=f"{MODEL}; RoPE rotates each head's queries and keys (interleaved pairs, base 10000)",
+        budget=str(BUDGET),
+        metric="held-out accuracy (4 fresh batches of 256)",
+        better="higher",
+        treatment=LONGER,
+        control=AT_TRAINED,
+        threshold=-0.05,
+        seeds=SEEDS,
+        regimes=[f"2L (n = {2 * TRAINED})", f"4L (n = {4 * TRAINED})"],
+    )
+)(length_trial("rope", BUDGET))
+
+sinusoidal = Claim(
+    id="training.sinusoidal-extrapolation-degrades",
+    title="The sinusoidal encoding's performance degrades far beyond the training range",
+    statement=(
+        f"A one-layer encoder with the sinusoidal encoding trained on an order task at n = {TRAINED} is at least 0.05 "
+        "less accurate when tested at four times that length, although the encoding is defined at every position."
+    ),
+    sources=[Quote(LESSON, "3. 길이 일반화 가능", "다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음")],
+    expect="holds",
+)
+sinusoidal.experiment(
+    Design(
+        hypothesis="sinusoidal accuracy at the training length exceeds its accuracy at 4L by at least 0.05",
+        task=TASK,
+        models=MODEL,
+        budget=str(BUDGET),
+        metric="held-out accuracy (4 fresh batches of 256)",
+        better="higher",
+        treatment=AT_TRAINED,
+        control=LONGER,
+        threshold=0.05,
+        seeds=SEEDS,
+        regimes=[f"4L (n = {4 * TRAINED})"],
+    )
+)(length_trial("sinusoidal", BUDGET))
