@@ -4,7 +4,7 @@ import math
 
 from checks import Claim, Quote
 from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import MODEL, Budget, TinyEncoder, token_at, train, which_first
+from checks.helpers.training import MODEL, SEEDS, Budget, TinyEncoder, token_at, train, which_first
 
 LESSON = "000_1100ff0056b332e7.txt"
 LENGTH = 12
@@ -36,7 +36,7 @@ DESIGN = Design(
     treatment="integer",
     control="sinusoidal",
     threshold=math.log10(2),
-    seeds={"ci": 3, "dev": 3, "thorough": 10},
+    seeds=SEEDS,
     regimes=list(TASKS),
 )
 

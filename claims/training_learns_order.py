@@ -2,7 +2,7 @@
 
 from checks import Claim, Quote
 from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import MODEL, Budget, TinyEncoder, train, which_first
+from checks.helpers.training import ACCURACY, MODEL, SEEDS, Budget, TinyEncoder, train, which_first
 
 POST = "001_53050abb35828e70.txt"
 VOCAB, LENGTH = 10, 12
@@ -25,12 +25,12 @@ DESIGN = Design(
     task=f"which_first: {LENGTH} tokens from 2 … {VOCAB - 1} with one 0 and one 1 at random places; label: 0 before 1",
     models=MODEL,
     budget=str(BUDGET),
-    metric="held-out accuracy (1024 fresh examples)",
+    metric=ACCURACY,
     better="higher",
     treatment="sinusoidal",
     control="none",
     threshold=0.2,
-    seeds={"ci": 3, "dev": 3, "thorough": 10},
+    seeds=SEEDS,
 )
 
 

@@ -3,13 +3,12 @@ encoding's degradation far beyond the training range (seeded experiments)."""
 
 from checks import Claim, Quote
 from checks.evidence.experiment import Design
-from checks.helpers.training import AT_TRAINED, MODEL, TRAINED, Budget, length_trial
+from checks.helpers.training import ACCURACY, AT_TRAINED, MODEL, SEEDS, TRAINED, Budget, length_trial
 
 LESSON = "000_1100ff0056b332e7.txt"
 BUDGET = Budget(steps=150)
 LONGER = "at the longer length"
 TASK = f"which_first (is token 0 before token 1?) trained at n = {TRAINED}, tested on fresh sequences of each length"
-SEEDS = {"ci": 3, "dev": 3, "thorough": 10}
 
 rope = Claim(
     id="training.rope-length-generalization",
@@ -27,7 +26,7 @@ rope.experiment(
         task=TASK,
         models=f"{MODEL}; RoPE rotates each head's queries and keys (interleaved pairs, base 10000)",
         budget=str(BUDGET),
-        metric="held-out accuracy (4 fresh batches of 256)",
+        metric=ACCURACY,
         better="higher",
         treatment=LONGER,
         control=AT_TRAINED,
@@ -53,7 +52,7 @@ sinusoidal.experiment(
         task=TASK,
         models=MODEL,
         budget=str(BUDGET),
-        metric="held-out accuracy (4 fresh batches of 256)",
+        metric=ACCURACY,
         better="higher",
         treatment=AT_TRAINED,
         control=LONGER,

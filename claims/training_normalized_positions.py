@@ -2,7 +2,7 @@
 
 from checks import Claim, Quote
 from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import MODEL, Budget, TinyEncoder, token_at_any_length, train
+from checks.helpers.training import MODEL, SEEDS, Budget, TinyEncoder, token_at_any_length, train
 
 LESSON = "000_1100ff0056b332e7.txt"
 VOCAB, INDEX, LENGTHS = 8, 3, range(6, 17)
@@ -30,7 +30,7 @@ DESIGN = Design(
     treatment="sinusoidal",
     control="normalized",
     threshold=0.2,
-    seeds={"ci": 3, "dev": 3, "thorough": 10},
+    seeds=SEEDS,
 )
 
 

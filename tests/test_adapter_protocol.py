@@ -47,11 +47,9 @@ def test_a_malformed_declaration_is_one_message_naming_it(attribute, value, tmp_
     setattr(adapter, attribute, value)
     with pytest.raises(DomainError, match=attribute):
         Domain.of(adapter)
-    module = f"odd_adapter_{attribute}_{abs(hash(repr(value))) % 10**6}"
-    (tmp_path / f"{module}.py").write_text(
-        f"class Rope:\n    name = 'odd'\n    {attribute} = {value!r}\n    def rope(self, x, p):\n        return x\n"
+    module = _adapter_module(
+        tmp_path, monkeypatch, f"odd_adapter_{attribute}_{abs(hash(repr(value))) % 10**6}", attribute, value
     )
-    monkeypatch.syspath_prepend(tmp_path)
     with pytest.raises(ValueError, match=f"--impl '{module}:Rope': {attribute}"):
         load(f"{module}:Rope")
 
@@ -60,13 +58,18 @@ def test_a_malformed_declaration_is_one_message_naming_it(attribute, value, tmp_
 def test_a_pairing_layout_or_backend_outside_the_known_names_is_refused_when_loaded(
     attribute, value, tmp_path, monkeypatch
 ):
-    module = f"named_adapter_{attribute}"
-    (tmp_path / f"{module}.py").write_text(
-        f"class Rope:\n    name = 'odd'\n    {attribute} = {value!r}\n    def rope(self, x, p):\n        return x\n"
-    )
-    monkeypatch.syspath_prepend(tmp_path)
+    module = _adapter_module(tmp_path, monkeypatch, f"named_adapter_{attribute}", attribute, value)
     with pytest.raises(ValueError, match=f"--impl '{module}:Rope': {attribute} .* not one of"):
         load(f"{module}:Rope")
+
+
+def _adapter_module(folder, monkeypatch, module: str, attribute: str, value: object) -> str:
+    """A module on the path whose adapter class Rope declares ``attribute = value``; returns its name."""
+    (folder / f"{module}.py").write_text(
+        f"class Rope:\n    name = 'odd'\n    {attribute} = {value!r}\n    def rope(self, x, p):\n        return x\n"
+    )
+    monkeypatch.syspath_prepend(folder)
+    return module
 
 
 DOCUMENT_TABLE = Domain(min_position=0, max_position=4095)

@@ -81,6 +81,12 @@ def results(pytester):
     return outcome, {c.id: c for c in document.claims}, document
 
 
+def test_a_run_whose_claims_examine_no_implementation_checks_no_implementation(results):
+    """Contract checks run before claims that call adapters, not before every run (they are not free)."""
+    _, _, document = results
+    assert document.implementations == []
+
+
 def test_observed_verdicts(results):
     _, claims, _ = results
     assert claims["demo.proved"].observed == "proved"

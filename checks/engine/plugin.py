@@ -264,8 +264,11 @@ class ResultsCollector:
         """Contract checks first, in the process that writes the results: here, before this process runs claims.
 
         An xdist controller runs no claim itself (its adapters have not been called when it checks them at the end).
+        Only a run with a claim that examines implementations checks them; ``--collect-only`` checks nothing.
         """
-        if not hasattr(self.config, "workerinput") and any(isinstance(i, ClaimItem) for i in session.items):
+        if hasattr(self.config, "workerinput") or self.config.option.collectonly:
+            return
+        if any(isinstance(i, ClaimItem) and examines_implementations(i.claim) for i in session.items):
             self.implementations = checked_implementations()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -280,7 +283,7 @@ class ResultsCollector:
         """
         if hasattr(self.config, "workerinput") or not self.records or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
-        if not self.implementations:
+        if not self.implementations and any(not run.reference for r in self.records for run in r.of(Run)):
             self.implementations = checked_implementations()
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize
