@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return args.command(args)
+        status = args.command(args)
+        sys.stdout.flush()  # a write the reader refuses fails here, not at interpreter exit
+        return status
     except (CliError, ResultsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
