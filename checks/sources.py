@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 SOURCES_DIR = Path(__file__).resolve().parent.parent / "sources"
 
@@ -114,6 +115,9 @@ class Citation:
             raise ValueError(f"citation of {self.title or 'an untitled work'!r} lacks {', '.join(missing)}")
         if not (self.arxiv or self.doi or self.url):
             raise ValueError(f"citation of {self.title!r} needs an arxiv id, a DOI or a URL so that readers find it")
+        parts = urlsplit(self.url)
+        if self.url and (parts.scheme != "https" or not parts.netloc):
+            raise ValueError(f"citation of {self.title!r}: its URL must be an https address, not {self.url!r}")
 
     @property
     def link(self) -> str:

@@ -1,8 +1,6 @@
 """An RNN needs n dependent steps, attention a fixed number of kernels whatever n; timings measured per device."""
 
 import functools
-import statistics
-import time
 from collections.abc import Callable
 
 import torch
@@ -21,6 +19,7 @@ from checks.helpers.attention import (
     timed_layers,
 )
 from checks.helpers.backends import TorchBackend, available_devices
+from checks.helpers.sequence_layers import median_seconds
 
 claim = Claim(
     id="attention.parallel-speedup",
@@ -29,11 +28,11 @@ claim = Claim(
         "Over n tokens an RNN's chain of dependent operations grows with n (h_t waits for h_{t−1}), while "
         "self-attention runs the same fixed number of operations and the same dependency depth for every n, each "
         "over all tokens at once. The timings of torch.nn.RNN against an attention layer are measured on each "
-        "available device; the GPU-utilisation and training-speed figures need a GPU and are reported, not checked."
+        "available device (training speed against matched recurrent layers is decided by attention.training-speed; "
+        "GPU utilisation needs a GPU: scope.parallel-gpu-utilization)."
     ),
     sources=[
         Quote("001_53050abb35828e70.txt", "6. RNN vs Transformer", "RNN\t순차 계산\nTransformer\t병렬 계산"),
-        Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "GPU 활용 극대화\n학습 속도 증가"),
     ],
     expect="holds",
 )
@@ -79,20 +78,6 @@ TIMING_WIDTH = 64
 REPEATS = 5
 
 
-def median_seconds(run: Callable[[], object], device: str, repeats: int = REPEATS) -> float:
-    """Median wall time of ``run`` over ``repeats`` calls after one warm-up (synchronising a GPU)."""
-
-    def once() -> float:
-        start = time.perf_counter()
-        run()
-        if device == "cuda":
-            torch.cuda.synchronize()
-        return time.perf_counter() - start
-
-    once()
-    return statistics.median(once() for _ in range(repeats))
-
-
 @claim.probe
 @single_threaded()
 def timings(r):
@@ -111,7 +96,7 @@ def timings(r):
                 context = torch.inference_mode() if mode == "forward" else torch.enable_grad()
                 with context:
                     for name, run in layers.items():
-                        seconds[name].append(median_seconds(run, device))
+                        seconds[name].append(median_seconds(run, device, REPEATS))
             pairs = zip(LENGTHS, seconds["attention"], seconds["rnn"], strict=True)
             ratios[mode] = {n: rnn / attention for n, attention, rnn in pairs}
             for name, values in seconds.items():

@@ -1,13 +1,12 @@
 """A learned position table (BERT 512, GPT-2 1024 rows) cannot look up a position past its length; the formula can."""
 
-import importlib.util
-
 import numpy as np
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOAT64, Claim, Quote
+from checks.helpers.library import bert, gpt2, library_version, longest_accepted, position_table_rows
 from checks.helpers.strategies import d_models
 
 SECTION = "Sinusoidal vs 학습 가능한 위치 임베딩"
@@ -18,7 +17,8 @@ claim = Claim(
     statement=(
         "A learned positional embedding is a table of max_len rows (torch.nn.Embedding(max_len, d)): looking up "
         "position max_len or later raises IndexError, while the sinusoidal formula gives a vector of norm "
-        "√(d/2) at any position. The quoted sizes are BERT 512 and GPT-2 1024."
+        "√(d/2) at any position. BERT and GPT-2 as the installed transformers library builds them have learned "
+        "tables of 512 and 1024 rows and refuse a sequence one token longer."
     ),
     sources=[
         Quote("000_1100ff0056b332e7.txt", SECTION, "위치별 벡터를 처음에 랜덤 초기화"),
@@ -61,19 +61,17 @@ def embedding_modules(r):
 
 
 @claim.probe
-def library_defaults(r):
-    """The quoted sizes against transformers' config defaults, where the library is installed."""
-    if importlib.util.find_spec("transformers") is None:
-        r.measure(
-            "transformers defaults (BertConfig().max_position_embeddings, GPT2Config().n_positions)",
-            "not checkable here: transformers is not installed in this environment (deliberately not installed)",
-        )
-        return
-    from transformers import BertConfig, GPT2Config
-
-    defaults = {"BERT": BertConfig().max_position_embeddings, "GPT-2": GPT2Config().n_positions}
-    r.measure("transformers defaults", defaults)
-    if defaults != QUOTED_LENGTHS:
-        r.counterexample(
-            "the quoted sizes differ from transformers' defaults", quoted=QUOTED_LENGTHS, defaults=defaults
-        )
+def library_models(r):
+    """BERT and GPT-2 as the installed transformers builds them (default position settings, tiny widths): the
+    rows of their position tables, and whether a sequence of the quoted length and one token more runs."""
+    r.measure("transformers", library_version())
+    for model, build in (("BERT", bert), ("GPT-2", gpt2)):
+        quoted, network = QUOTED_LENGTHS[model], build()
+        rows = position_table_rows(network)
+        outcomes = longest_accepted(network, (quoted, quoted + 1))
+        r.measure(f"{model}: learned position tables (rows)", rows)
+        r.measure(f"{model}: a sequence of n tokens", outcomes)
+        if set(rows.values()) != {quoted}:
+            r.counterexample(f"{model}'s position table has {rows} rows, not {quoted}", rows=rows)
+        if outcomes[quoted] != "ok" or outcomes[quoted + 1] == "ok":
+            r.counterexample(f"{model} does not stop at {quoted} positions", outcomes=outcomes)

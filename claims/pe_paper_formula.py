@@ -5,6 +5,7 @@ import numpy as np
 from checks import Citation, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import d_model, i
+from checks.helpers.works import vaswani_2017
 from checks.implementations.references import Reference
 
 ESSAY, POST = "002_86fa32f25d4c4c54.txt", "001_53050abb35828e70.txt"
@@ -26,14 +27,8 @@ claim = Claim(
             "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다.",
         ),
         Quote(POST, "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."),
-        Citation(
-            title="Attention Is All You Need",
-            authors="Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones, Aidan N. Gomez, "
-            "Łukasz Kaiser, Illia Polosukhin",
-            year=2017,
-            section="3.5 Positional Encoding",
-            text="In this work, we use sine and cosine functions of different frequencies:",
-            arxiv="1706.03762",
+        vaswani_2017(
+            "3.5 Positional Encoding", "In this work, we use sine and cosine functions of different frequencies:"
         ),
         Citation(
             title="tensor2tensor: common_attention.get_timing_signal_1d (the paper's published code)",

@@ -4,9 +4,10 @@ import numpy as np
 import sympy as sp
 from hypothesis import assume, given
 
-from checks import FLOAT32, FLOAT64, Citation, Claim
+from checks import FLOAT32, FLOAT64, Claim
 from checks.helpers.rope import query_key_pairs, rope_scores
 from checks.helpers.strategies import positions
+from checks.helpers.works import su_2021
 
 claim = Claim(
     id="rope.long-term-decay",
@@ -19,17 +20,11 @@ claim = Claim(
         "and moderate distances, but not monotonically, and it stops falling at long distances."
     ),
     sources=[
-        Citation(
-            title="RoFormer: Enhanced Transformer with Rotary Position Embedding",
-            authors="Jianlin Su, Yu Lu, Shengfeng Pan, Ahmed Murtadha, Bo Wen, Yunfeng Liu",
-            year=2021,
-            section="Abstract (the bound: §3.4.3 Long-term decay)",
-            text=(
-                "Notably, RoPE comes with valuable properties such as flexibility of being expand to any sequence "
-                "lengths, decaying inter-token dependency with increasing relative distances, and capability of "
-                "equipping the linear self-attention with relative position information."
-            ),
-            arxiv="2104.09864v2",
+        su_2021(
+            "Abstract (the bound: §3.4.3 Long-term decay)",
+            "Notably, RoPE comes with valuable properties such as flexibility of being expand to any sequence "
+            "lengths, decaying inter-token dependency with increasing relative distances, and capability of "
+            "equipping the linear self-attention with relative position information.",
         )
     ],
     expect="qualified",

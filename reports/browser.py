@@ -22,7 +22,8 @@ PROBE = """() => ({
     const r = m.getBoundingClientRect();
     return [r.width, r.height, m instanceof MathMLElement];
   }),
-  links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
+  links: [...document.querySelectorAll('a[href]:not([rel~="external"])')].map(a => a.getAttribute('href')),
+  external: [...document.querySelectorAll('a[href][rel~="external"]')].map(a => a.getAttribute('href')),
   ids: [...document.querySelectorAll('[id]')].map(e => e.id),
   scripts: document.querySelectorAll('script').length,
   unlabelled: document.querySelectorAll('img:not([alt]), svg:not([aria-label])').length,
@@ -40,6 +41,8 @@ class PageReport:
     errors: list[str] = field(default_factory=list)
     math: list[tuple[float, float, bool]] = field(default_factory=list)
     links: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    """Links marked rel="external" (a cited work's page): followed only by the reader, never loaded."""
     ids: set[str] = field(default_factory=set)
     scripts: int = 0
     unlabelled: int = 0
@@ -87,7 +90,7 @@ def crawl(context: Any, site: Path) -> dict[Path, PageReport]:
             page.goto(path.as_uri(), wait_until="load")
             found = page.evaluate(PROBE)
             report.math = [tuple(m) for m in found["math"]]
-            report.links, report.ids = found["links"], set(found["ids"])
+            report.links, report.external, report.ids = found["links"], found["external"], set(found["ids"])
             report.scripts, report.unlabelled, report.h1 = found["scripts"], found["unlabelled"], found["h1"]
             reports[path] = report
     finally:
@@ -138,6 +141,7 @@ def link_problems(path: Path, report: PageReport, reports: dict[Path, PageReport
             found.append(f"link {href!r}: no file {target}")
         elif fragment and target in reports and fragment not in reports[target].ids:
             found.append(f"link {href!r}: no element with id {fragment!r}")
+    found += [f"external link {href!r} is not an https address" for href in report.external if not _https(href)]
     return found
 
 
@@ -195,6 +199,11 @@ def _target(page: Path, href: str) -> tuple[Path | None, str]:
         return (Path(unquote(parts.path)), parts.fragment) if parts.scheme == "file" else (None, "")
     target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
     return target, unquote(parts.fragment)
+
+
+def _https(href: str) -> bool:
+    parts = urlsplit(href)
+    return parts.scheme == "https" and bool(parts.netloc)
 
 
 def _foreign(url: str) -> bool:

@@ -286,6 +286,18 @@ def test_a_damaged_results_file_exits_2_with_one_line(tmp_path, capsys, damage, 
     assert not (tmp_path / "html").exists()
 
 
+def test_a_citation_linking_to_a_script_is_refused_with_one_line(tmp_path, capsys):
+    path = _real_results(tmp_path)
+    document = json.loads(path.read_text())
+    citation = {"title": "t", "authors": "a", "year": 2021, "section": "s", "text": "x", "url": "javascript:alert(1)"}
+    document["claims"][0]["citations"] = [citation]
+    path.write_text(json.dumps(document))
+    assert reports_main(["--from", str(path), "--out", str(tmp_path / "html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: ") and "must be an https address" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "html").exists()
+
+
 def test_a_folder_given_as_results_file_exits_2(tmp_path, capsys):
     assert reports_main(["--from", str(tmp_path), "--out", str(tmp_path / "html")]) == 2
     assert "error: " in capsys.readouterr().err

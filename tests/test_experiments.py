@@ -74,3 +74,40 @@ def test_regimes_that_disagree_qualify_the_claim_naming_where_it_holds():
     ]
     (finding,) = findings(_design(regimes=["short", "long"]), decisions)
     assert finding.kind == "condition" and finding.text.startswith("holds only in short")
+
+
+def test_a_training_run_shared_by_regimes_scores_as_a_fresh_one_would():
+    """offset_trial trains once per (arm, seed, budget) and replays the log: the numbers equal a fresh train()."""
+    from checks.helpers.training import (
+        OFFSET,
+        SEEN,
+        TRAINED,
+        UNSEEN,
+        fitted_offset_model,
+        offset_trial,
+        token_back,
+    )
+
+    budget = Budget(steps=20)
+    fitted_offset_model.cache_clear()
+    trial = offset_trial(budget)
+    first, shared = run_seed(trial, "sinusoidal", SEEN, 1), run_seed(trial, "sinusoidal", UNSEEN, 1)
+    assert fitted_offset_model.cache_info().hits == 1 and first.losses == shared.losses
+
+    def from_scratch(arm: str, regime: str, seed: int, log: SeedLog) -> float:
+        model = TinyEncoder(arm, 10, classes=10, per_position=True)
+        evaluate = token_back(OFFSET, 10, 2 * TRAINED, range(TRAINED, 2 * TRAINED))
+        return train(model, token_back(OFFSET, 10, TRAINED), budget, seed, log, evaluate=evaluate)
+
+    fresh = run_seed(from_scratch, "sinusoidal", UNSEEN, 1)
+    assert (shared.metric, shared.losses) == (fresh.metric, fresh.losses)
+
+
+def test_token_back_labels_the_token_offset_positions_back_and_scores_only_the_asked_positions():
+    import torch
+
+    from checks.helpers.training import IGNORED, token_back
+
+    tokens, labels = token_back(3, 10, 8, scored=range(5, 8))(torch.Generator().manual_seed(0), 4)
+    assert (labels[:, :5] == IGNORED).all()
+    assert torch.equal(labels[:, 5:], tokens[:, 2:5])

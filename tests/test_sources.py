@@ -90,5 +90,12 @@ def test_a_citation_with_a_local_text_is_verified_verbatim_and_one_without_a_lin
     ROFORMER.verify()  # no local text: nothing to verify, shown as cited
 
 
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "http://example.org/paper", "https://", "file:///etc/passwd"])
+def test_a_citation_links_only_to_an_https_address(url):
+    """The report turns the URL into a link a reviewer follows: nothing but a web address gets there."""
+    with pytest.raises(ValueError, match="must be an https address"):
+        Citation("A work", "Someone", 2026, "§1", "a sentence", url=url)
+
+
 def test_close_figure_marks_get_their_own_label_rows():
     assert _label_rows([(100.0, "GRU crossover"), (104.0, "LSTM crossover"), (400.0, "far")]) == [0, 1, 0]

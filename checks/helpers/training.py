@@ -8,9 +8,10 @@ interleaved pairs, base 10000).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -21,7 +22,9 @@ from checks.implementations.references import Reference
 
 SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned", "rope")
 Batch = tuple[torch.Tensor, torch.Tensor]
-"""(tokens (b, n) int64, labels (b,) int64)."""
+"""(tokens (b, n) int64, labels (b,) int64, or (b, n) for a per-position task with IGNORED where none applies)."""
+IGNORED = -100
+"""The label of a position a per-position task does not score (CrossEntropyLoss's ignore_index)."""
 
 
 def positions_for(scheme: str, length: int, d_model: int, learned: nn.Embedding | None) -> torch.Tensor | None:
@@ -41,12 +44,14 @@ def positions_for(scheme: str, length: int, d_model: int, learned: nn.Embedding 
     raise ValueError(f"scheme {scheme!r} is not one of {SCHEMES}")
 
 
-class RopeEncoderLayer(nn.Module):
-    """A post-LN encoder layer whose attention rotates each head's queries and keys by their positions (RoPE)."""
+class ExplicitEncoderLayer(nn.Module):
+    """A post-LN encoder layer that forms its n × n attention scores as the formula writes them (no fused kernel);
+    ``rotary``: it rotates each head's queries and keys by their positions first (RoPE). Its parameters are those of
+    nn.TransformerEncoderLayer(d_model, heads, 2 · d_model)."""
 
-    def __init__(self, d_model: int, heads: int) -> None:
+    def __init__(self, d_model: int, heads: int, rotary: bool = True) -> None:
         super().__init__()
-        self.heads, self.width = heads, d_model // heads
+        self.heads, self.width, self.rotary = heads, d_model // heads, rotary
         self.qkv, self.out = nn.Linear(d_model, 3 * d_model), nn.Linear(d_model, d_model)
         self.feed = nn.Sequential(nn.Linear(d_model, 2 * d_model), nn.ReLU(), nn.Linear(2 * d_model, d_model))
         self.first, self.second = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
@@ -63,22 +68,34 @@ class RopeEncoderLayer(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         b, n, d = x.shape
         q, k, v = (t.view(b, n, self.heads, self.width).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
-        scores = self.rotate(q) @ self.rotate(k).transpose(-1, -2) / math.sqrt(self.width)
+        if self.rotary:
+            q, k = self.rotate(q), self.rotate(k)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.width)
         mixed = (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(b, n, d)
         x = self.first(x + self.out(mixed))
         return self.second(x + self.feed(x))
 
 
 class TinyEncoder(nn.Module):
-    """Token embedding + positions → one post-LN Transformer encoder layer → mean pool → class logits."""
+    """Token embedding + positions → one post-LN Transformer encoder layer → mean pool → class logits
+    (``per_position``: no pooling, logits at every position)."""
 
-    def __init__(self, scheme: str, vocab: int, classes: int, d_model: int = 32, heads: int = 2, max_len: int = 64):
+    def __init__(
+        self,
+        scheme: str,
+        vocab: int,
+        classes: int,
+        d_model: int = 32,
+        heads: int = 2,
+        max_len: int = 64,
+        per_position: bool = False,
+    ):
         super().__init__()
-        self.scheme, self.d_model = scheme, d_model
+        self.scheme, self.d_model, self.per_position = scheme, d_model, per_position
         self.embed = nn.Embedding(vocab, d_model)
         self.learned = nn.Embedding(max_len, d_model) if scheme == "learned" else None
         self.layer = (
-            RopeEncoderLayer(d_model, heads)
+            ExplicitEncoderLayer(d_model, heads)
             if scheme == "rope"
             else nn.TransformerEncoderLayer(d_model, heads, 2 * d_model, dropout=0.0, batch_first=True)
         )
@@ -89,7 +106,8 @@ class TinyEncoder(nn.Module):
         added = positions_for(self.scheme, tokens.shape[1], self.d_model, self.learned)
         if added is not None:
             x = x + added
-        return self.head(self.layer(x).mean(dim=1))
+        hidden = self.layer(x)
+        return self.head(hidden if self.per_position else hidden.mean(dim=1))
 
 
 MODEL = "TinyEncoder: d_model 32, 2 heads, one post-LN encoder layer, mean pooling, linear head"
@@ -118,14 +136,21 @@ def train(
     log: object,
     evaluate: Callable[[torch.Generator, int], Batch] | None = None,
 ) -> float:
-    """Adam on ``task`` batches; logs (loss, gradient norm) per step; returns held-out accuracy on ``evaluate``
-    (default: the task itself; 4 fresh batches of 256, a task that varies its length draws one per batch)."""
+    """``fit`` on ``task``, then the held-out accuracy on ``evaluate`` (default: the task itself)."""
+    fit(model, task, budget, seed, log)
+    return accuracy(model, evaluate or task, seed)
+
+
+def fit(
+    model: nn.Module, task: Callable[[torch.Generator, int], Batch], budget: Budget, seed: int, log: object
+) -> None:
+    """Adam on ``task`` batches drawn from a generator seeded by ``seed``; logs (loss, gradient norm) per step."""
     data = torch.Generator().manual_seed(10_000 + seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=budget.learning_rate)
-    loss_of = nn.CrossEntropyLoss()
+    loss_of = nn.CrossEntropyLoss(ignore_index=IGNORED)
     for _ in range(budget.steps):
         tokens, labels = task(data, budget.batch)
-        loss = loss_of(model(tokens), labels)
+        loss = loss_of(model(tokens).reshape(labels.numel(), -1), labels.reshape(-1))
         optimizer.zero_grad()
         loss.backward()
         norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), math.inf))
@@ -133,12 +158,18 @@ def train(
         if not math.isfinite(loss.item()):
             break
         optimizer.step()
+
+
+def accuracy(model: nn.Module, evaluate: Callable[[torch.Generator, int], Batch], seed: int) -> float:
+    """Held-out accuracy over the scored labels of 4 fresh batches of 256 (a task that varies its length draws one
+    per batch)."""
     held_out = torch.Generator().manual_seed(20_000 + seed)
     correct = 0.0
     with torch.no_grad():
         for _ in range(4):
-            tokens, labels = (evaluate or task)(held_out, 256)
-            correct += float((model(tokens).argmax(dim=-1) == labels).float().mean())
+            tokens, labels = evaluate(held_out, 256)
+            scored = labels != IGNORED
+            correct += float((model(tokens).argmax(dim=-1) == labels)[scored].float().mean())
     return correct / 4
 
 
@@ -158,6 +189,23 @@ def token_at_any_length(index: int, vocab: int, lengths: range) -> Callable[[tor
     def task(generator: torch.Generator, size: int) -> Batch:
         pick = int(torch.randint(0, len(lengths), (1,), generator=generator))
         return token_at(index, vocab, lengths[pick])(generator, size)
+
+    return task
+
+
+def token_back(offset: int, vocab: int, length: int, scored: range | None = None) -> Callable[..., Batch]:
+    """Random tokens; at every position j ≥ ``offset`` (and in ``scored``, when given) the label is the token at
+    j − offset: the same relative step everywhere, whatever the absolute position."""
+
+    def task(generator: torch.Generator, size: int) -> Batch:
+        tokens = torch.randint(0, vocab, (size, length), generator=generator)
+        labels = torch.full_like(tokens, IGNORED)
+        labels[:, offset:] = tokens[:, :-offset]
+        if scored is not None:
+            outside = torch.ones(length, dtype=torch.bool)
+            outside[scored.start : scored.stop] = False
+            labels[:, outside] = IGNORED
+        return tokens, labels
 
     return task
 
@@ -195,4 +243,52 @@ def length_trial(scheme: str, budget: Budget) -> Callable[[str, str, int, object
         return train(model, which_first(10, TRAINED), budget, seed, log, evaluate=which_first(10, length))
 
     trial.__name__ = f"{scheme}_trained_at_{TRAINED}"
+    return trial
+
+
+OFFSET = 3
+"""Relative-offset experiments: at every position j the label is the token OFFSET back, trained at n = TRAINED."""
+SEEN = f"positions {OFFSET} … {TRAINED - 1} (seen in training, n = {TRAINED})"
+UNSEEN = f"positions {TRAINED} … {2 * TRAINED - 1} (not seen in training; tested at n = {2 * TRAINED})"
+OFFSET_TASK = (
+    f"token_back: {TRAINED} random tokens from 0 … 9; at every position j ≥ {OFFSET} the label is the token at "
+    f"j − {OFFSET} (trained at n = {TRAINED}; tested on fresh sequences, scoring the regime's positions)"
+)
+PER_POSITION_MODEL = MODEL.replace("mean pooling, linear head", "a linear head at every position (no pooling)")
+
+
+@dataclass
+class StepLog:
+    """(loss, gradient norm) per step, kept to replay into an experiment's log."""
+
+    steps: list[tuple[float, float]] = field(default_factory=list)
+
+    def step(self, loss: float, grad_norm: float = 0.0) -> None:
+        self.steps.append((loss, grad_norm))
+
+
+@functools.lru_cache(maxsize=32)
+def fitted_offset_model(scheme: str, seed: int, budget: Budget) -> tuple[TinyEncoder, StepLog]:
+    """The arm's model trained on token_back at n = TRAINED: trained once per process and shared by the regimes
+    and claims that score it (seeded here, so the same arguments give the same model whoever asks first)."""
+    torch.manual_seed(seed)
+    model, log = TinyEncoder(scheme, 10, classes=10, per_position=True), StepLog()
+    fit(model, token_back(OFFSET, 10, TRAINED), budget, seed, log)
+    return model, log
+
+
+def offset_trial(budget: Budget) -> Callable[[str, str, int, object], float]:
+    """A trial that scores the arm's model trained on token_back at n = TRAINED (``fitted_offset_model``) on the
+    regime's positions (SEEN at n = TRAINED, UNSEEN at 2·TRAINED), replaying its training log."""
+
+    def trial(arm: str, regime: str, seed: int, log: object) -> float:
+        length, scored = (
+            (TRAINED, range(OFFSET, TRAINED)) if regime == SEEN else (2 * TRAINED, range(TRAINED, 2 * TRAINED))
+        )
+        model, steps = fitted_offset_model(arm, seed, budget)
+        for loss, grad_norm in steps.steps:
+            log.step(loss, grad_norm)  # type: ignore[attr-defined]
+        return accuracy(model, token_back(OFFSET, 10, length, scored), seed)
+
+    trial.__name__ = f"token_{OFFSET}_back"
     return trial

@@ -134,7 +134,10 @@ def _record(record_type: type) -> Callable[[JSON, str], Any]:
         if missing:
             raise DecodeError(path, f"lacks {', '.join(map(repr, missing))}")
         values = {name: decode_field(found[name], f"{path}.{name}") for name, decode_field in fields if name in found}
-        return record_type(**values)
+        try:
+            return record_type(**values)
+        except (ValueError, TypeError) as error:  # the record's own validation (e.g. a citation's https URL)
+            raise DecodeError(path, str(error)) from None
 
     return decode
 

@@ -113,6 +113,16 @@ def escaping_record() -> dict[str, Any]:
         "title": ESCAPE_TITLE,
         "statement": 'Markup in a statement: <b>bold</b> & "quoted" stays text.',
         "sources": [{"document": ESCAPE_DOCUMENT, "section": "§3 <i>sin</i> 하나로는 부족하다", "text": ESCAPE_QUOTE}],
+        "citations": [
+            {
+                "title": "A <b>cited</b> work",
+                "authors": "<i>Author</i>",
+                "year": 2021,
+                "section": "§1 <script>alert(8)</script>",
+                "text": "A sentence as written there.",
+                "arxiv": "2104.09864v2",
+            }
+        ],
         "origin": "claims/report_escaping.py",
         "depends": ["pe.constant-norm", "missing.claim"],
         "expected": "refuted",

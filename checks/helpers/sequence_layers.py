@@ -1,0 +1,107 @@
+"""Training steps of one attention encoder layer and of recurrent layers with as many parameters: their wall time
+and the activation memory they keep for the backward pass.
+
+The attention layer is nn.TransformerEncoderLayer (d = 64, 2 heads, feed-forward 128: PyTorch's fused attention
+kernel, which never holds the n × n scores) or the same layer written as the formula is (``ExplicitEncoderLayer``:
+softmax(Q Kᵀ/√d_k) V with the scores formed). Each recurrent layer (torch.nn.LSTM, GRU, RNN) gets the hidden size
+that brings its parameter count closest to the attention layer's. A training step is forward, the mean square of
+the output as the loss, and backward, on one random sequence (batch 1, float32).
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import time
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+from checks.helpers.training import ExplicitEncoderLayer
+
+WIDTH, HEADS = 64, 2
+ATTENTION = {
+    "attention": "nn.TransformerEncoderLayer(64, 2 heads, feed-forward 128): PyTorch's fused attention kernel",
+    "attention, scores formed": "the same layer as the formula writes it: the n × n scores formed and kept",
+}
+RECURRENT: dict[str, type[nn.RNNBase]] = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
+MIB = 2.0**20
+
+
+def parameter_count(layer: nn.Module) -> int:
+    return sum(p.numel() for p in layer.parameters())
+
+
+def attention_layer(kind: str = "attention") -> nn.Module:
+    if kind == "attention":
+        return nn.TransformerEncoderLayer(WIDTH, HEADS, 2 * WIDTH, dropout=0.0, batch_first=True)
+    if kind == "attention, scores formed":
+        return ExplicitEncoderLayer(WIDTH, HEADS, rotary=False)
+    raise ValueError(f"attention layer {kind!r} is not one of {sorted(ATTENTION)}")
+
+
+@functools.cache
+def matched_hidden(kind: str) -> int:
+    """The hidden size whose recurrent layer's parameter count is closest to the attention layer's."""
+    target = parameter_count(attention_layer())
+    return min(range(8, 4 * WIDTH), key=lambda h: abs(parameter_count(RECURRENT[kind](WIDTH, h)) - target))
+
+
+def layer(kind: str) -> nn.Module:
+    """A fresh layer of ``kind`` (an ATTENTION or RECURRENT name), initialised from torch's current seed."""
+    if kind in RECURRENT:
+        return RECURRENT[kind](WIDTH, matched_hidden(kind), batch_first=True)
+    return attention_layer(kind)
+
+
+def training_step(network: nn.Module, x: torch.Tensor) -> None:
+    out = network(x)
+    out = out[0] if isinstance(out, tuple) else out
+    out.square().mean().backward()
+
+
+def sequence(length: int, seed: int, device: str = "cpu") -> torch.Tensor:
+    return torch.randn(1, length, WIDTH, generator=torch.Generator().manual_seed(seed)).to(device)
+
+
+def median_seconds(run: Callable[[], object], device: str, repeats: int) -> float:
+    """Median wall time of ``repeats`` calls of ``run`` after one warm-up (synchronising a GPU)."""
+
+    def once() -> float:
+        started = time.perf_counter()
+        run()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        return time.perf_counter() - started
+
+    once()
+    return statistics.median(once() for _ in range(repeats))
+
+
+def step_seconds(kind: str, length: int, seed: int, device: str = "cpu", repeats: int = 5) -> float:
+    """Median wall time of ``repeats`` training steps of a fresh ``kind`` layer after one warm-up."""
+    torch.manual_seed(seed)
+    network, x = layer(kind).to(device), sequence(length, seed, device)
+    return median_seconds(lambda: training_step(network, x), device, repeats)
+
+
+@functools.cache
+def activation_mib(kind: str, length: int, seed: int = 0) -> float:
+    """MiB of the tensors autograd keeps from the forward pass for the backward pass, each storage counted once,
+    the layer's own parameters not counted: the memory a training step needs beyond the weights, exact on any
+    machine (no allocator or timing involved), so it is measured once per process."""
+    torch.manual_seed(seed)
+    network = layer(kind)
+    weights = {p.untyped_storage().data_ptr() for p in network.parameters()}
+    kept: dict[int, int] = {}
+
+    def pack(tensor: torch.Tensor) -> torch.Tensor:
+        storage = tensor.untyped_storage()
+        if storage.data_ptr() not in weights:
+            kept[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        network(sequence(length, seed))
+    return sum(kept.values()) / MIB

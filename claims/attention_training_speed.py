@@ -1,0 +1,63 @@
+"""Is a training step of attention faster than one of a recurrent layer with as many parameters? Timed per length and
+recurrent kind (a designed experiment; on one CPU thread, as every experiment here runs)."""
+
+import functools
+import math
+
+from checks import Claim, Quote
+from checks.evidence.experiment import Design, SeedLog
+from checks.helpers.sequence_layers import ATTENTION, RECURRENT, WIDTH, matched_hidden, step_seconds
+
+LENGTHS = (64, 256, 1024, 4096)
+REPEATS = 3
+REGIMES = {f"n = {n}, against {kind.upper()}": (n, kind) for kind in RECURRENT for n in LENGTHS}
+
+claim = Claim(
+    id="attention.training-speed",
+    title="Attention trains faster than a recurrent layer only against some recurrent kernels and lengths",
+    statement=(
+        "A training step (forward, loss, backward) of one self-attention encoder layer over a sequence of n tokens "
+        "takes less time than one of a recurrent layer with about as many parameters (LSTM, GRU or tanh RNN), at every "
+        f"n from {LENGTHS[0]} to {LENGTHS[-1]}, on the devices measured: one CPU thread here (no GPU was lent; the "
+        "speed-up that parallel hardware gives attention's fixed-depth graph, attention.parallel-speedup, is not "
+        "measured)."
+    ),
+    sources=[Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "학습 속도 증가")],
+    expect="qualified",
+)
+
+
+@claim.experiment(
+    Design(
+        hypothesis="attention's training step is the faster one: log₂(t_recurrent / t_attention) > 0",
+        task=f"one random sequence of n tokens (batch 1, d = {WIDTH}, float32); loss = mean square of the output",
+        models=(
+            f"attention: {ATTENTION['attention']}; recurrent, hidden size matching its parameter count: "
+            + ", ".join(f"{kind.upper()} {matched_hidden(kind)}" for kind in RECURRENT)
+        ),
+        budget=(
+            f"one warm-up step, then {REPEATS} timed steps per seed and layer; one CPU thread; attention is timed once "
+            "per length and seed and paired with each recurrent kind"
+        ),
+        metric=f"log₂ of the median seconds of {REPEATS} training steps",
+        better="lower",
+        treatment="attention",
+        control="recurrent",
+        threshold=0.0,
+        seeds={"ci": 3, "dev": 3, "thorough": 5},
+        regimes=list(REGIMES),
+    )
+)
+def training_step_time(arm: str, regime: str, seed: int, log: SeedLog) -> float:
+    length, kind = REGIMES[regime]
+    return (
+        attention_time(length, seed)
+        if arm == "attention"
+        else math.log2(step_seconds(kind, length, seed, repeats=REPEATS))
+    )
+
+
+@functools.cache
+def attention_time(length: int, seed: int) -> float:
+    """log₂ seconds of attention's training step at this length and seed, measured once for the three kinds."""
+    return math.log2(step_seconds("attention", length, seed, repeats=REPEATS))

@@ -1,0 +1,59 @@
+"""Attention with the sinusoidal encoding learns 'the token 3 positions back', but only at the absolute positions it
+was trained on (a seeded experiment)."""
+
+from checks import Claim, Quote
+from checks.evidence.experiment import Design
+from checks.helpers.training import (
+    OFFSET,
+    OFFSET_TASK,
+    PER_POSITION_MODEL,
+    SEEDS,
+    SEEN,
+    TRAINED,
+    UNSEEN,
+    Budget,
+    offset_trial,
+)
+
+LESSON, POST = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt"
+BUDGET = Budget(steps=300)
+
+claim = Claim(
+    id="training.relative-offset",
+    title="Attention learns a relative offset with the sinusoidal encoding, at the positions it was trained on",
+    statement=(
+        f"Trained at n = {TRAINED} to output, at every position j, the token at j − {OFFSET}, a one-layer encoder with "
+        "the sinusoidal encoding is at least 0.25 more accurate than without a position encoding, both at the "
+        f"positions it was trained on and at absolute positions it never saw ({TRAINED} … {2 * TRAINED - 1}), where "
+        "the same relative step applies."
+    ),
+    sources=[
+        Quote(
+            LESSON,
+            "실행해보기: Positional Encoding 생성과 시각화",
+            "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!",
+        ),
+        Quote(LESSON, "2. 상대적 위치 표현 가능", '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'),
+        Quote(POST, "4. Relative Position 정보", "문장에서 단어 간 거리 정보를 모델이 학습할 수 있습니다."),
+    ],
+    expect="qualified",
+)
+
+claim.experiment(
+    Design(
+        hypothesis=(
+            f"with sinusoidal positions, accuracy on 'the token {OFFSET} back' ≥ no encoding + 0.25, at seen and at "
+            "unseen absolute positions"
+        ),
+        task=OFFSET_TASK,
+        models=PER_POSITION_MODEL,
+        budget=str(BUDGET),
+        metric="held-out accuracy over the regime's positions (4 fresh batches of 256)",
+        better="higher",
+        treatment="sinusoidal",
+        control="none",
+        threshold=0.25,
+        seeds=SEEDS,
+        regimes=[SEEN, UNSEEN],
+    )
+)(offset_trial(BUDGET))
