@@ -46,6 +46,7 @@ claim = Claim(
         threshold=0.0,
         seeds={"ci": 3, "dev": 3, "thorough": 5},
         regimes=list(REGIMES),
+        timed=True,
     )
 )
 def training_step_time(arm: str, regime: str, seed: int, log: SeedLog) -> float:

@@ -213,6 +213,22 @@ FLAKE_CLAIMS = {
             if runs % 2 == 0:
                 r.counterexample("every second run", run=runs)
     """,
+    "seeded.py": """
+        from pathlib import Path
+        from checks import Claim, Quote
+        from checks.evidence.experiment import Design
+
+        claim = Claim(id="flake.seeded", title="t", statement="s", expect="holds",
+                      sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬",
+                                     "M_k는 k에만 달려 있습니다.")])
+
+        @claim.experiment(Design(hypothesis="h", task="t", models="m", budget="b", metric="m", better="higher",
+                                 treatment="a", control="b", threshold=0.5, seeds={"ci": 2}))
+        def _(arm, regime, seed, log):
+            calls = Path(__file__).with_suffix(".calls")
+            calls.write_text(str(int(calls.read_text()) + 1 if calls.exists() else 1))
+            return 1.0 if arm == "a" else 0.0
+    """,
 }
 
 
@@ -230,6 +246,8 @@ def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys)
     assert rows["flake.steady"].split() == ["flake.steady", "proved", "proved", "×2"]
     assert "holds ×1, refuted ×1  FLAKY: {2: 'refuted'}" in rows["flake.wobbly"]
     assert "1 claim(s) changed verdict: flake.wobbly" in out
+    assert "holds ×1 (seeded experiments, the same on every run: run with the first seed only)" in rows["flake.seeded"]
+    assert (folder / "seeded.calls").read_text() == "4", "2 arms × 2 seeds, in the first run only"
     assert sorted(p.name for p in keep.iterdir()) == ["results-seed-1.json", "results-seed-2.json"]
     kept = read_results(keep / "results-seed-2.json").environment
     assert (kept.hypothesis_profile, kept.hypothesis_seed) == ("dev", "2")

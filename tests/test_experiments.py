@@ -111,3 +111,14 @@ def test_token_back_labels_the_token_offset_positions_back_and_scores_only_the_a
     tokens, labels = token_back(3, 10, 8, scored=range(5, 8))(torch.Generator().manual_seed(0), 4)
     assert (labels[:, :5] == IGNORED).all()
     assert torch.equal(labels[:, 5:], tokens[:, 2:5])
+
+
+def test_only_claims_made_of_untimed_experiments_repeat_exactly():
+    from checks.evidence.experiment import repeats_exactly
+    from checks.evidence.probe import Probe
+
+    seeded = Experiment("seeded", _design(), order_trial)
+    timed = Experiment("timed", _design(timed=True), order_trial)
+    assert repeats_exactly([seeded]) and repeats_exactly([seeded.run(context=None)[0]])  # type: ignore[arg-type]
+    assert not repeats_exactly([seeded, timed]) and not repeats_exactly([])
+    assert not repeats_exactly([seeded, Probe("probe", lambda r: None)])

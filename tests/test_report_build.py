@@ -98,6 +98,7 @@ def test_machines_merge_into_device_columns_with_not_run(site, results):
 
 
 def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
+    """Nothing leaves the site but a cited work's page, an https link marked rel="external noreferrer"."""
     for page in pages(site):
         html = page.read_text()
         tags = _tags(html)
@@ -109,8 +110,12 @@ def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
         assert "script" not in {tag for tag, _ in tags}, page
         attributes = [(tag, name, value or "") for tag, attrs in tags for name, value in attrs]
         assert not [a for a in attributes if a[1].startswith("on")], f"{page} has an event handler"
-        links = [value for _, name, value in attributes if name in ("href", "src")]
-        assert not [v for v in links if re.match(r"([a-z]+:|//)", v)], f"{page} links off the site"
+        cited = [dict(attrs) for tag, attrs in tags if tag == "a" and "external" in (dict(attrs).get("rel") or "")]
+        assert all((a.get("href") or "").startswith("https://") for a in cited), f"{page}: {cited}"
+        assert all("noreferrer" in (a.get("rel") or "") for a in cited), f"{page}: {cited}"
+        links = [value for tag, attrs in tags for name, value in attrs if name in ("href", "src")]
+        outside = {a["href"] for a in cited}
+        assert not [v for v in links if re.match(r"([a-z]+:|//)", v or "") and v not in outside], f"{page} links off"
 
 
 def test_tables_have_captions_and_scoped_headers(site):

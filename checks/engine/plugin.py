@@ -46,6 +46,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="add an implementation adapter (repeatable); see README 'Implementations'",
     )
     group.addoption(
+        "--skip-repeating-claims",
+        action="store_true",
+        help="deselect the claims whose evidence is all seeded, untimed experiments (the same on every run)",
+    )
+    group.addoption(
         "--implementation-claims",
         action="store_true",
         help="run only the claims that examine implementations (a check with uses=, a probe of the adapters)",
@@ -237,9 +242,15 @@ def _data(data: dict[str, Any] | None) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A second declaration of a claim id is broken; the first one still runs. With --implementation-claims, the
-    claims that examine no implementation are deselected."""
+    claims that examine no implementation are deselected; with --skip-repeating-claims, those that repeat exactly."""
     if config.getoption("--implementation-claims"):
         kept = [i for i in items if not isinstance(i, ClaimItem) or examines_implementations(i.claim)]
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+    if config.getoption("--skip-repeating-claims"):
+        from checks.evidence.experiment import repeats_exactly
+
+        kept = [i for i in items if not isinstance(i, ClaimItem) or not repeats_exactly(i.claim.evidence)]
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
     first: dict[str, str] = {}

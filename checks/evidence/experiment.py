@@ -47,6 +47,9 @@ class Design:
     statistic: str = (
         f"bootstrap 95 % interval of the mean paired effect over seeds ({RESAMPLES} resamples, generator seed 0)"
     )
+    timed: bool = False
+    """The metric is a wall-clock time: it varies from run to run on one machine (every other metric is seeded and
+    repeats exactly, so ``checks flake`` runs such an experiment once, not once per Hypothesis seed)."""
 
     def seed_count(self, profile: str) -> int:
         return self.seeds.get(profile, self.seeds["ci"])
@@ -254,3 +257,10 @@ def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
         straddled = f"the interval straddles {design.threshold:.3g}"
         parts.append(f"undecided at this budget in {', '.join(undecided)} ({straddled})")
     return [Finding("condition", "; ".join(parts) + ": " + "; ".join(map(shown, decisions)), data)]
+
+
+def repeats_exactly(evidence: Sequence[object]) -> bool:
+    """Whether a claim's evidence (declared, or recorded) is all untimed experiments: the same numbers on every run,
+    whatever the Hypothesis seed."""
+    designs = [e.design for e in evidence if isinstance(e, Experiment | ExperimentRecord)]
+    return bool(designs) and len(designs) == len(evidence) and not any(d.timed for d in designs)
