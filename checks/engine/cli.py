@@ -22,7 +22,6 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from checks.evidence.experiment import repeats_exactly
 from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
 from checks.sources import Quote, documents
 
@@ -254,24 +253,19 @@ def flake_runs(args: argparse.Namespace) -> int:
     seeds = list(range(args.first_seed, args.first_seed + args.runs))
     verdicts: dict[str, dict[int, str]] = {}
     expected: dict[str, str] = {}
-    once: set[str] = set()
-    """Claims whose evidence repeats exactly (seeded, untimed experiments): run with the first seed only."""
     failed_runs = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="theory-claims-flake-") as folder:
         for number, seed in enumerate(seeds, 1):
             results = (args.keep or Path(folder)) / f"results-seed-{seed}.json"
             run_started = time.perf_counter()
-            skip = ["--skip-repeating-claims"] if number > 1 else []
-            code, tail = _run_catalog(args, seed, results, Path(folder) / f"seed-{seed}", skip)
+            code, tail = _run_catalog(args, seed, results, Path(folder) / f"seed-{seed}")
             try:
                 claims = read_results(results).claims
             except ResultsError as error:
                 failed_runs.append(seed)
                 print(f"run {number}/{len(seeds)} seed {seed}: no results ({error}; pytest exit {code})\n{tail}")
                 continue
-            if number == 1:
-                once = {claim.id for claim in claims if repeats_exactly(claim.evidence)}
             for claim in claims:
                 verdicts.setdefault(claim.id, {})[seed] = str(claim.observed)
                 expected[claim.id] = str(claim.expected)
@@ -282,21 +276,26 @@ def flake_runs(args: argparse.Namespace) -> int:
                 flush=True,
             )
     ran = [s for s in seeds if s not in failed_runs]
-    flaky = _verdict_table(verdicts, expected, ran, once)
+    flaky = _verdict_table(verdicts, expected, ran)
     print(
         f"{len(ran)} runs (seeds {seeds[0]}…{seeds[-1]}, profile {args.profile}) in "
         f"{time.perf_counter() - started:.0f} s: {len(flaky)} claim(s) changed verdict"
         + (f": {', '.join(flaky)}" if flaky else "")
     )
+    print(f"not run: {REPEATING}")
     if failed_runs:
         print(f"error: runs with seeds {failed_runs} wrote no results file", file=sys.stderr)
         return 2
     return 1 if flaky else 0
 
 
-def _run_catalog(
-    args: argparse.Namespace, seed: int, results: Path, workdir: Path, options: list[str]
-) -> tuple[int, str]:
+REPEATING = (
+    "claims made only of seeded, untimed experiments (--skip-repeating-claims): they give the same numbers "
+    "whatever the Hypothesis seed, and every catalog run (tox -e tests) decides them"
+)
+
+
+def _run_catalog(args: argparse.Namespace, seed: int, results: Path, workdir: Path) -> tuple[int, str]:
     """One pytest run of the catalog with this seed, in its own folder (its own Hypothesis database)."""
     from checks.engine.launcher import pytest_command, run_pytest
 
@@ -309,27 +308,22 @@ def _run_catalog(
         profile=args.profile,
         seed=seed,
         workers=args.workers,
-        extra=[*options, *args.pytest_args],
+        extra=["--skip-repeating-claims", *args.pytest_args],
     )
     done = run_pytest(command, cwd=workdir, profile=args.profile, capture=True)
     return done.returncode, "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
 
 
-def _verdict_table(
-    verdicts: dict[str, dict[int, str]], expected: dict[str, str], seeds: list[int], once: set[str]
-) -> list[str]:
-    """Print one row per claim (its verdicts across the runs); return the claims whose verdict changed. A claim in
-    ``once`` ran with the first seed only (it repeats exactly): one verdict is all it has."""
+def _verdict_table(verdicts: dict[str, dict[int, str]], expected: dict[str, str], seeds: list[int]) -> list[str]:
+    """Print one row per claim (its verdicts across the runs); return the claims whose verdict changed."""
     width = max([len(claim_id) for claim_id in verdicts] + [5])
     print(f"{'claim':<{width}}  {'expected':<12}  verdicts over {len(seeds)} runs")
     flaky = []
     for claim_id in sorted(verdicts):
         by_seed = verdicts[claim_id]
         counts = Counter(by_seed.values())
-        missing = [s for s in seeds if s not in by_seed] if claim_id not in once else []
+        missing = [s for s in seeds if s not in by_seed]
         row = ", ".join(f"{verdict} ×{n}" for verdict, n in counts.most_common())
-        if claim_id in once:
-            row += " (seeded experiments, the same on every run: run with the first seed only)"
         if len(counts) > 1 or missing:
             flaky.append(claim_id)
             common = counts.most_common(1)[0][0]

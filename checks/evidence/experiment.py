@@ -49,7 +49,7 @@ class Design:
     )
     timed: bool = False
     """The metric is a wall-clock time: it varies from run to run on one machine (every other metric is seeded and
-    repeats exactly, so ``checks flake`` runs such an experiment once, not once per Hypothesis seed)."""
+    repeats exactly, so ``checks flake`` leaves such a claim out: the Hypothesis seed cannot move it)."""
 
     def seed_count(self, profile: str) -> int:
         return self.seeds.get(profile, self.seeds["ci"])
