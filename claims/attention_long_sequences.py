@@ -22,8 +22,8 @@ claim = Claim(
     statement=(
         "Parallel attention makes long sentences tractable: at n = 1024 and 4096, a training step of one "
         "self-attention encoder layer keeps no more activation memory for its backward pass than a recurrent layer "
-        "with about as many parameters (LSTM, GRU or tanh RNN), both as PyTorch runs it (a fused kernel that never "
-        "holds the n × n scores) and as the formula writes it (the scores formed)."
+        "with about as many parameters (LSTM, GRU or tanh RNN), both as PyTorch runs it (a fused kernel that does not "
+        "keep the n × n scores) and as the formula writes it (the scores formed)."
     ),
     sources=[Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "긴 문장 처리 가능")],
     expect="qualified",

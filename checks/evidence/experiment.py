@@ -48,8 +48,9 @@ class Design:
         f"bootstrap 95 % interval of the mean paired effect over seeds ({RESAMPLES} resamples, generator seed 0)"
     )
     timed: bool = False
-    """The metric is a wall-clock time: it varies from run to run on one machine (every other metric is seeded and
-    repeats exactly, so ``checks flake`` leaves such a claim out: the Hypothesis seed cannot move it)."""
+    """The metric is a wall-clock time, which varies from run to run on one machine. Any other metric is seeded
+    and repeats exactly: ``checks flake`` leaves out a claim made only of untimed experiments, since the
+    Hypothesis seed cannot move it, and keeps a timed one."""
 
     def seed_count(self, profile: str) -> int:
         return self.seeds.get(profile, self.seeds["ci"])
