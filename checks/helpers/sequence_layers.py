@@ -3,9 +3,10 @@ and the activation memory they keep for the backward pass.
 
 The attention layer is nn.TransformerEncoderLayer (d = 64, 2 heads, feed-forward 128: PyTorch's fused attention
 kernel, which does not keep the n × n scores for the backward pass) or the same layer written as the formula
-is (``ExplicitEncoderLayer``: softmax(Q Kᵀ/√d_k) V with the scores formed). Each recurrent layer (torch.nn.LSTM, GRU, RNN) gets the hidden size
-that brings its parameter count closest to the attention layer's. A training step is forward, the mean square of
-the output as the loss, and backward, on one random sequence (batch 1, float32).
+is (``ExplicitEncoderLayer``: softmax(Q Kᵀ/√d_k) V with the scores formed). Each recurrent layer
+(torch.nn.LSTM, GRU, RNN) gets the hidden size that brings its parameter count closest to the attention
+layer's. A training step is forward, the mean square of the output as the loss, and backward, on one random
+sequence (batch 1, float32).
 """
 
 from __future__ import annotations
