@@ -186,7 +186,7 @@ def _sleepers() -> list[int]:
                 command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"sleep" in command and b"40" in command:
+            if command.split(b"\0")[:2] == [b"sleep", b"40"]:  # exactly the attack's `sleep 40`, not any sleep
                 found.append(int(entry.name))
     return found
 
