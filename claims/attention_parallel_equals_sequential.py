@@ -22,6 +22,14 @@ claim = Claim(
             "이 연산은 모든 토큰에 대해 동시에 계산됩니다.",
         ),
         Quote("001_53050abb35828e70.txt", "5. Transformer 병렬화", "RNN처럼 이전 토큰 계산을 기다릴 필요가 없습니다."),
+        Quote("001_53050abb35828e70.txt", "문제 설정", "Transformer의 Self-Attention은 입력 토큰을 동시에 처리합니다."),
+        Quote("001_53050abb35828e70.txt", "5. Transformer 병렬화", "Transformer의 큰 장점은 완전 병렬 계산입니다."),
+        Quote("001_53050abb35828e70.txt", "6. RNN vs Transformer", "x1 x2 x3 x4 (동시 계산)"),
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "비유: 줄 번호 없는 칠판",
+            "비유: Transformer는 칠판에 적힌 모든 단어를 한꺼번에 봅니다.",
+        ),
     ],
     expect="proved",
 )

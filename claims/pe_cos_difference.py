@@ -20,7 +20,8 @@ claim = Claim(
     statement=(
         "cos(A − B) = cos A cos B + sin A sin B. With A = ω(p + k), B = ωp the products sin A sin B and "
         "cos A cos B each move with p (by ∓cos(ω(2p + k))/2), and their sum is cos(ωk) at every p; "
-        "the box's setting is ω = 0.5, k = 1."
+        "the box's setting is ω = 0.5, k = 1. For two unit hands this dot product is 1 when they point the same "
+        "way, 0 at right angles and −1 when opposite, whatever A; either product alone keeps its swing."
     ),
     sources=[
         Quote("002_86fa32f25d4c4c54.txt", BOX, "$\\cos(A-B) = \\cos A\\cos B + \\sin A\\sin B$"),
@@ -36,6 +37,36 @@ claim = Claim(
             BOX,
             "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
         ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "오른쪽은 “두 바늘이 얼마나 같은 쪽을 보는가”입니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "세로끼리 곱하고(cos·cos), 가로끼리 곱해서(sin·sin) 더한 값, 즉 내적입니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "같은 방향이면 1, 직각이면 0, 정반대면 −1이 나옵니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "왼쪽은 그 값이 두 바늘 사이의 각도(A − B)만으로 정해진다고 말합니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "바늘이 각각 어디를 가리키는지는 상관없습니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "cos(A − B) 공식은 무엇을 말하나",
+            "한쪽만 쓰면(sin만 쓰면) 출렁이는 값이 그대로 남습니다.",
+        ),
     ],
     expect="proved",
 )
@@ -45,6 +76,9 @@ claim = Claim(
 def _(p):
     a, b = p.reals("A B")
     p.decide(sp.cos(a - b), sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b), label="cos(A − B)")
+    for gap, value, name in ((0, 1, "same direction"), (sp.pi / 2, 0, "at right angles"), (sp.pi, -1, "opposite")):
+        hands = sp.cos(a + gap) * sp.cos(a) + sp.sin(a + gap) * sp.sin(a)
+        p.decide(hands, value, label=f"{name} (B = A + {gap}): the dot product is {value}, whatever A")
     w = sp.Symbol("omega", positive=True)
     place, k = p.reals("p k")
     ahead, here = w * (place + k), w * place

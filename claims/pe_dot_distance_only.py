@@ -32,6 +32,7 @@ claim = Claim(
             "사이의 거리 k에만 의존합니다.",
         ),
         Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "두 위치 간 관계를 계산할 수 있습니다."),
+        Quote("002_86fa32f25d4c4c54.txt", "정리", "내적은 거리에만 의존합니다."),
     ],
     expect="qualified",
 )

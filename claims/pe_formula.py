@@ -48,6 +48,26 @@ claim = Claim(
             "같은 i를 쓰는 두 차원 (2i, 2i+1)이 한 쌍이며, 이 쌍은 같은 주파수 "
             "$\\omega_i = 1/10000^{2i/d_{model}}$를 공유합니다.",
         ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "2. 사인·코사인 위치 인코딩",
+            "$$PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right),\\qquad "
+            "PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$ 짝수 차원에는 sin, "
+            "바로 옆 홀수 "
+            "차원에는 cos.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "2. 사인·코사인 위치 인코딩",
+            "식을 주파수로 다시 쓰면 각 쌍은 그냥 $(\\sin\\omega_i\\,pos,\\ \\cos\\omega_i\\,pos)$입니다.",
+        ),
+        Quote("002_86fa32f25d4c4c54.txt", "2. 사인·코사인 위치 인코딩", "데모 2 · 위치 인코딩 히트맵"),
+        Quote("001_53050abb35828e70.txt", "코드-수식 연결", "sin(pos/...)\t`torch.sin()`\tsin positional encoding"),
+        Quote("001_53050abb35828e70.txt", "코드-수식 연결", "cos(pos/...)\t`torch.cos()`\tcos positional encoding"),
+        Quote("000_1100ff0056b332e7.txt", "Sinusoidal Positional Encoding", "• •짝수 차원(0, 2, 4, ...): sin 사용"),
+        Quote("000_1100ff0056b332e7.txt", "Sinusoidal Positional Encoding", "• •홀수 차원(1, 3, 5, ...): cos 사용"),
+        Quote("000_1100ff0056b332e7.txt", "핵심 요약", "$PE(pos, 2i) = sin(pos / 10000^{2i/d_{model}})$"),
+        Quote("000_1100ff0056b332e7.txt", "핵심 요약", "$PE(pos, 2i+1) = cos(pos / 10000^{2i/d_{model}})$"),
     ],
     expect="qualified",
 )

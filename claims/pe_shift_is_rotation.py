@@ -26,6 +26,32 @@ claim = Claim(
             "수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
         ),
         Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "-> 상대 위치 정보 표현 가능"),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "위치 인코딩 — sin과 cos를 함께 쓰는 이유",
+            "짝을 이룬 두 값은 원 위의 한 점이 되고, “k칸 뒤로 가기”는 그 점을 고정된 각도만큼 돌리는 일이 됩니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "5. k칸 이동 = 회전 행렬",
+            "원 위의 점을 φ만큼 돌리는 연산은 2×2 회전 행렬 하나입니다.",
+        ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "5. k칸 이동 = 회전 행렬",
+            "덧셈 정리 $\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b$, $\\cos(a+b) = \\cos a\\cos b - \\sin a\\sin "
+            "b$를 "
+            "행렬로 쓰면 다음과 같습니다.",
+        ),
+        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "데모 5a · 행렬을 직접 곱해 보기"),
+        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k·PE(pos)를 계산해 PE(pos+k)와 비교합니다."),
+        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "pos를 바꿔도 M_k의 숫자는 하나도 안 바뀝니다."),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "정리",
+            "① k칸 이동이 pos와 무관한 회전 행렬이 되고",
+        ),
+        Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "P E (p o s + k)"),
     ],
     expect="qualified",
 )
@@ -33,6 +59,9 @@ claim = Claim(
 
 @claim.proof
 def _(p):
+    a, b = p.reals("a b")
+    p.decide(sp.sin(a + b), sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), label="addition formula for sin")
+    p.decide(sp.cos(a + b), sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b), label="addition formula for cos")
     w = sp.Symbol("omega", positive=True)
     block = shift_block(w * k)
     p.decide(
@@ -72,6 +101,66 @@ def odd_d_model(r):
             k=step,
             max_residual=residual,
         )
+
+
+DEMO_POS, DEMO_K, DEMO_PAIR, DEMO_D_MODEL = 5, 3, 1, 16
+"""Demo 5a's sliders: pos 5, k 3, pair i = 1 of d_model = 16."""
+
+
+@claim.probe
+def demo_5a(r):
+    """Demo 5a: M_k's block for pair i = 1 (d_model 16, k 3), M_k·PE(5) against PE(8), and M_k at other pos."""
+    reference = Reference(NumpyBackend("float64"))
+    matrix = reference.shift_matrix(DEMO_K, DEMO_D_MODEL)
+    block = matrix[2 * DEMO_PAIR : 2 * DEMO_PAIR + 2, 2 * DEMO_PAIR : 2 * DEMO_PAIR + 2]
+    here = reference.sinusoidal([DEMO_POS], DEMO_D_MODEL)[0]
+    ahead = reference.sinusoidal([DEMO_POS + DEMO_K], DEMO_D_MODEL)[0]
+    rotated = matrix @ here
+    pair_slice = slice(2 * DEMO_PAIR, 2 * DEMO_PAIR + 2)
+    r.measure(
+        "ω_1 of d_model 16; M_3's block for pair 1, [[cos 3ω, sin 3ω], [−sin 3ω, cos 3ω]]",
+        (float(reference.frequencies(DEMO_D_MODEL)[DEMO_PAIR]), np.round(block, 4).tolist()),
+    )
+    r.measure(
+        "pair 1: PE(5), M_3·PE(5), PE(8)",
+        {
+            "PE(5)": here[pair_slice].round(4).tolist(),
+            "M_3·PE(5)": rotated[pair_slice].round(4).tolist(),
+            "PE(8)": ahead[pair_slice].round(4).tolist(),
+        },
+    )
+    error = float(np.max(np.abs(rotated - ahead)))
+    r.measure("max |M_3·PE(5) − PE(8)| over all 16 dimensions (float64)", error)
+    if error > 1e-12:
+        r.counterexample("M_k·PE(pos) is not PE(pos + k) in demo 5a's setting", error=error)
+    others = {
+        pos: float(
+            np.max(
+                np.abs(
+                    matrix @ reference.sinusoidal([pos], DEMO_D_MODEL)[0]
+                    - reference.sinusoidal([pos + DEMO_K], DEMO_D_MODEL)[0]
+                )
+            )
+        )
+        for pos in (0, 17, 100, 1000)
+    }
+    r.measure("the same M_3 at other pos: max |M_3·PE(pos) − PE(pos + 3)|", others)
+    dims = list(range(DEMO_D_MODEL))
+    r.figure(
+        "demo-5a",
+        "scatter",
+        "Demo 5a: M_3·PE(5) lands on PE(8) (d_model 16)",
+        "The 16 components of PE(5), of PE(8) and of M_3·PE(5), by dimension: the points of M_3·PE(5), drawn last, "
+        f"cover those of PE(8) exactly (largest gap {error:.1e}), while PE(5) differs from both in the first "
+        "dimensions.",
+        x_label="dimension",
+        y_label="value",
+        series={
+            "PE(5)": {"x": dims, "y": here.tolist()},
+            "PE(8)": {"x": dims, "y": ahead.tolist()},
+            "M_3·PE(5)": {"x": dims, "y": rotated.tolist()},
+        },
+    )
 
 
 @claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)

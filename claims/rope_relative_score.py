@@ -40,6 +40,17 @@ claim = Claim(
             "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로",
             "“둘 다 +5”를 누르면 두 벡터가 같이 돌고 내적은 변하지 않습니다.",
         ),
+        Quote(
+            "002_86fa32f25d4c4c54.txt",
+            "8. 그다음: RoPE",
+            "2차원 쿼리(파랑)와 키(주황)를 각자의 위치 m, n만큼 돌립니다.",
+        ),
+        Quote(
+            "000_1100ff0056b332e7.txt",
+            "Sinusoidal vs 학습 가능한 위치 임베딩",
+            "• •회전 행렬을 이용한 상대적 위치 인코딩",
+        ),
+        Quote("002_86fa32f25d4c4c54.txt", "8. 그다음: RoPE", "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로"),
     ],
     expect="proved",
 )
@@ -138,4 +149,23 @@ def demo_both_plus_five(r):
             "only the key shifted: (m, n+s)": {"x": shifts, "y": key_only},
         },
         marks={"둘 다 +5": DEMO_SHIFT},
+    )
+    arrows = {}
+    for label, vector, at in (
+        ("q at m = 2", DEMO_Q, DEMO_M),
+        ("k at n = 5", DEMO_KEY, DEMO_N),
+        ("q at m = 7 (+5)", DEMO_Q, DEMO_M + DEMO_SHIFT),
+        ("k at n = 10 (+5)", DEMO_KEY, DEMO_N + DEMO_SHIFT),
+    ):
+        x, y = impl.rope(impl.xp.array(vector[None, :]), [at])[0]
+        arrows[label] = {"x": [0.0, float(x)], "y": [0.0, float(y)]}
+    r.figure(
+        "demo-8-vectors",
+        "lines",
+        "Demo 8: query and key rotated to m = 2, n = 5, then both +5",
+        "Four arrows from the origin: q turned by 2 rad and k by 5 rad, then q by 7 and k by 10. Both pairs are "
+        f"3 rad apart (n − m = 3), so the dot product stays {before:.3f} after both +5.",
+        x_label="first component",
+        y_label="second component",
+        series=arrows,
     )

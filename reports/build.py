@@ -9,11 +9,14 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from checks.coverage import CATEGORIES, Classified
 from checks.results import DEFAULT_RESULTS, MutationResults, ResultsError, read_mutation_results
 from checks.results.files import write_json, write_text
-from reports import formatting, views
+from reports import documents, formatting, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load
 
+COVERAGE = "coverage.json"
+"""Every sentence of every document with its class, written beside the pages (checks.coverage)."""
 MANIFEST = ".pages.json"
 """The pages the last build wrote: the only ones a later build may remove."""
 OUTPUT = DEFAULT_RESULTS.parent
@@ -64,6 +67,8 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
     for info in infos:
         highlighted = views.highlighted(info, site)
         coverage[info.name] = highlighted.coverage if highlighted else None
+        if highlighted and (problems := highlighted.coverage.problems()):
+            say(f"warning: {len(problems)} classification problem(s), listed on the document's page; {problems[0]}")
         context = views.document_page(info, highlighted)
         pages[Path("documents") / f"{info.slug}.html"] = _render(
             env, "document.html.j2", root="../", **common, **context
@@ -88,10 +93,39 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
         unreadable=unreadable,
         **common,
     )
-    extras = [name for name in ("results.json", "junit.xml", "mutants.json") if (out / name).is_file()]
+    write_json(out / COVERAGE, coverage_data(coverage))
+    extras = [name for name in ("results.json", "junit.xml", "mutants.json", COVERAGE) if (out / name).is_file()]
     pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
     _write(out, pages, say)
     return out / "index.html"
+
+
+def coverage_data(coverage: dict[str, Classified | None]) -> dict[str, object]:
+    """coverage.json: per document, its counts and every sentence with its class, and claims and verdicts."""
+    return {
+        "definition": list(documents.DEFINITION),
+        "categories": CATEGORIES,
+        "documents": {
+            name: None
+            if classified is None
+            else {
+                **classified.summary(),
+                "problems": classified.problems(),
+                "sentences": [
+                    {
+                        "index": s.index,
+                        "text": s.text,
+                        "class": s.sentence_class,
+                        **({"category": s.category} if s.category else {}),
+                        **({"note": s.note} if s.note else {}),
+                        **({"claims": s.claims} if s.claims else {}),
+                    }
+                    for s in classified.sentences
+                ],
+            }
+            for name, classified in coverage.items()
+        },
+    }
 
 
 def _mutants(path: Path) -> tuple[MutationResults | None, str]:

@@ -9,6 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from checks import sources
+from checks.coverage import CATEGORIES, ClassificationError, Classified, Entry, classification_path, read_entries
 from checks.evidence.experiment import ExperimentRecord
 from checks.helpers.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
@@ -24,6 +25,8 @@ class DocumentInfo:
     slug: str
     title: str
     text: str | None
+    entries: list[Entry] = field(default_factory=list)
+    """The document's classification file (checks.coverage): the sentences no claim quotes, each with its class."""
 
     @property
     def short(self) -> str:
@@ -48,8 +51,12 @@ def document_infos(sources_dir: Path | None = None) -> list[DocumentInfo]:
             text = sources.document_text(name, sources_dir)
         except (OSError, ValueError) as error:
             raise ResultsError(f"sources/{name}: cannot be shown ({error})") from None
+        try:
+            entries = read_entries(classification_path(name, sources_dir))
+        except ClassificationError as error:
+            raise ResultsError(str(error)) from None
         title = next((line.strip() for line in text.splitlines() if line.strip()), name)
-        infos.append(DocumentInfo(name, document_slug(name), title, text))
+        infos.append(DocumentInfo(name, document_slug(name), title, text, entries))
     return infos
 
 
@@ -72,12 +79,19 @@ def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument
         for n, quote in enumerate(claim.record.placed)
         if quote.document == info.name
     ]
-    return documents.highlight(info.text, quotes) if info.text is not None else None
+    return documents.highlight(info.text, quotes, info.entries, info.name) if info.text is not None else None
 
 
 def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument | None) -> dict[str, Any]:
     placed = sorted((q for s in (highlighted.segments if highlighted else []) for q in s.ending), key=lambda q: q.start)
-    return {"document": info, "highlighted": highlighted, "quotes": placed, "definition": documents.DEFINITION}
+    return {
+        "document": info,
+        "highlighted": highlighted,
+        "quotes": placed,
+        "definition": documents.DEFINITION,
+        "categories": CATEGORIES,
+        "describe": documents.describe,
+    }
 
 
 def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> dict[str, Any]:
@@ -139,7 +153,7 @@ class ListedDocument:
     """A row of the sources index: a document, its coverage (None without text) and the claims quoting it."""
 
     document: DocumentInfo
-    coverage: documents.Coverage | None
+    coverage: Classified | None
     claims: list[ClaimView]
 
 

@@ -82,7 +82,7 @@ def test_filters_work_without_script(context, site):
         page.click("label[for=fv-all]")
         page.click("label[for=fd-000_1100ff0056b332e7]")
         visible = [rows.nth(i).get_attribute("id") for i in range(rows.count()) if rows.nth(i).is_visible()]
-        assert visible == ["row-pe.shift-is-rotation"]
+        assert visible == ["row-pe.shift-is-rotation", "row-rope.relative-score"]  # the two quoting document 000
     finally:
         page.close()
 

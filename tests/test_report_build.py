@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from checks.coverage import Entry
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results
 from checks.results.codec import from_json, to_json
@@ -155,23 +156,26 @@ def test_document_page_marks_each_quote_and_defines_coverage(site):
         assert f'id="q-{claim_id}-1"' in html
         assert f'href="../claims/{claim_id}.html"' in html
     assert re.search(r'<mark class="v-qualified"[^>]*>[^<]*위치와 상관없이', html)
-    assert "A sentence is checkable when" in html
+    assert "Every sentence has one class" in html
 
 
-def test_highlight_places_quotes_and_counts_coverage():
+def test_highlight_places_quotes_and_classes_every_sentence():
     text = "첫 문장은 참입니다. 둘째 문장도 참입니다. 제목\n셋째는 범위 밖입니다."
     quotes = [
         documents.Quote("a.one", "a", "proved", "q-a", "첫 문장은 참입니다.", True),
         documents.Quote("b.out", "b", "out-of-scope", "q-b", "셋째는 범위 밖입니다.", False),
         documents.Quote("c.gone", "c", "holds", "q-c", "없는 문장", True),
     ]
-    result = documents.highlight(text, quotes)
+    entries = [Entry("제목", category="heading")]
+    result = documents.highlight(text, quotes, entries, "doc.txt")
     assert "".join(s.text for s in result.segments) == text
     assert [q.claim_id for q in result.missing] == ["c.gone"]
-    assert (result.coverage.sentences, result.coverage.checked, result.coverage.out_of_scope) == (4, 1, 1)
-    assert result.coverage.checkable == 2, "제목 (one word) is not checkable; the out-of-scope one counts apart"
+    classes = [s.sentence_class for s in result.coverage.sentences]
+    assert classes == ["checked", "unclassified", "not-a-claim", "out-of-scope"]
+    assert result.coverage.checkable == 2, "the sentence without a class counts against coverage"
     marked = [s for s in result.segments if s.quotes]
     assert [s.anchors for s in marked] == [["q-a"], ["q-b"]]
+    assert [s.state for s in result.segments if s.text == "제목"] == ["not-a-claim"]
 
 
 @pytest.mark.parametrize(

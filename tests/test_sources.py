@@ -36,6 +36,12 @@ def four_documents(tmp_path, monkeypatch) -> Path:
     for path in SOURCES_DIR.glob("*.txt"):
         shutil.copy(path, folder / path.name)
     (folder / FOURTH).write_text(f"네 번째 문서\n\n{HEADING}\n{SENTENCE} 두 번째 문장도 확인할 수 있습니다.\n")
+    shutil.copytree(SOURCES_DIR / "sentences", folder / "sentences")
+    (folder / "sentences" / "003_fourth_document.toml").write_text(
+        "sentence = [\n"
+        + "".join(f"  {{ text = '{text}', category = 'heading' }},\n" for text in ("네 번째 문서", HEADING))
+        + "]\n"
+    )
     monkeypatch.setenv("THEORY_CLAIMS_SOURCES", str(folder))
     return folder
 
@@ -62,7 +68,9 @@ def test_a_fourth_document_gets_checks_new_its_page_its_coverage_and_a_row_in_th
     page = (out / "documents" / "003_fourth_document.html").read_text()
     assert SENTENCE in page and "fourth.sentence" in page
     index = (out / "index.html").read_text()
-    assert "003_fourth_document.txt" in index and "50%" in index  # one of its two checkable sentences is quoted
+    # its two headings are classified; of its two other sentences one is quoted, one has no class yet
+    assert "003_fourth_document.txt" in index and "50%" in index
+    assert "sentence 4 has no class" in page
     assert "003_fourth_document.txt" in (out / "sources.html").read_text()
 
 

@@ -3,9 +3,11 @@
     python -m checks new ID --document DOC --section SECTION --quote TEXT [--title T] [--statement S]
     python -m checks list [--results PATH]
     python -m checks flake [--runs 20] [--profile dev] [-n 2] [-- PYTEST_ARGS]
+    python -m checks sentences [--document 002]
 
-``list`` reads a results file only (no torch import); ``new`` and ``flake`` load or run the claims.
-Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs; 2 bad input (a results
+``list`` reads a results file only (no torch import); ``new``, ``flake`` and ``sentences`` load or run the claims.
+Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs, or ``sentences`` a sentence without a
+class or a stale entry; 2 bad input (a results
 file, an id, a quote), with one line saying which and why.
 """
 
@@ -22,6 +24,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from checks.coverage import ClassificationError
 from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
 from checks.sources import Quote, documents
 
@@ -41,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         status = args.command(args)
         sys.stdout.flush()  # a write the reader refuses fails here, not at interpreter exit
         return status
-    except (CliError, ResultsError) as error:
+    except (CliError, ResultsError, ClassificationError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -81,7 +84,18 @@ def _parser() -> argparse.ArgumentParser:
     flake.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
     flake.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     flake.set_defaults(command=flake_runs)
+
+    sentences = commands.add_parser("sentences", help="every document's sentences by class; the ones without one")
+    sentences.add_argument("--document", default="", help="only this document (or a prefix of its name: 002)")
+    sentences.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
+    sentences.set_defaults(command=_sentences)
     return parser
+
+
+def _sentences(args: argparse.Namespace) -> int:
+    from checks.engine.sentences import sentences_command  # loads the claims: torch, only for this command
+
+    return sentences_command(args)
 
 
 # new

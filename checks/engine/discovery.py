@@ -67,6 +67,11 @@ def _index(directory: Path) -> tuple[dict[str, Claim], tuple[str, ...]]:
     return claims, tuple(failed)
 
 
+def claims_index(directory: Path = CLAIMS_DIR) -> dict[str, Claim]:
+    """Every claim the files under ``directory`` declare, by id (files that fail to load are left out)."""
+    return dict(_index(directory)[0])
+
+
 def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
     """The claim with this id among the claim files in ``directory``."""
     claims, failed = _index(directory)

@@ -1,0 +1,119 @@
+"""Fast pairs tell neighbours apart but wrap and confuse far positions; slow pairs barely move but tell far ones
+apart, within half their period."""
+
+import math
+
+import numpy as np
+import sympy as sp
+from hypothesis import given
+
+from checks import FLOATS, Claim, Quote
+from checks.helpers.strategies import d_models, position_and_offset
+from checks.implementations.references import frequency_values
+
+DOCUMENT, SECTION = "002_86fa32f25d4c4c54.txt", "7. 시계가 여러 개인 이유"
+claim = Claim(
+    id="pe.fast-slow-clocks",
+    title="Fast clocks separate neighbours but wrap around; slow clocks separate far positions, up to half a turn",
+    statement=(
+        "Pair i puts positions a and b a chord 2·|sin(ω_i (a − b)/2)| apart, whatever a. For d_model = 512 the "
+        "fastest pair (ω_0 = 1) puts neighbours 0.96 apart (of at most 2) but wraps every 2π ≈ 6.3 positions, so "
+        "positions 44 apart land 0.018 apart; the slowest pair (ω_255 ≈ 1.04·10⁻⁴) puts neighbours 1.04·10⁻⁴ apart, "
+        "and its chord grows with the distance up to half its period, π/ω_255 ≈ 30,300 positions; beyond that it "
+        "wraps too, which the document does not say."
+    ),
+    sources=[
+        Quote(DOCUMENT, SECTION, "앞쪽 쌍(i 작음): 바늘이 빨리 돕니다."),
+        Quote(DOCUMENT, SECTION, "바로 옆 단어끼리도 각도 차이가 커서 가까운 위치를 세밀하게 구분합니다."),
+        Quote(DOCUMENT, SECTION, "대신 금방 한 바퀴를 돌아 먼 위치끼리는 헷갈립니다."),
+        Quote(DOCUMENT, SECTION, "뒤쪽 쌍(i 큼): 바늘이 아주 천천히 돕니다."),
+        Quote(DOCUMENT, SECTION, "이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다."),
+    ],
+    expect="qualified",
+)
+
+D_MODEL = 512
+"""§7's table is for d_model = 512."""
+CONFUSED = 0.05
+"""'Confused': two positions whose points on a pair's dial lie closer than this (a twentieth of the radius)."""
+FAR = 10
+"""'Far': at least this many positions apart."""
+
+
+@claim.proof
+def _(p):
+    x, y = sp.symbols("x y", real=True)
+    chord = (sp.sin(x) - sp.sin(y)) ** 2 + (sp.cos(x) - sp.cos(y)) ** 2
+    p.decide(chord, 2 - 2 * sp.cos(x - y), label="squared chord between angles x and y = 2 − 2 cos(x − y)")
+    t = sp.Symbol("t", real=True)
+    p.decide(2 - 2 * sp.cos(2 * t), 4 * sp.sin(t) ** 2, label="2 − 2 cos 2t = (2 sin t)²: chord = 2|sin(ω(a − b)/2)|")
+    p.step(
+        "2|sin(ωΔ/2)| grows with Δ only while ωΔ/2 < π/2, i.e. Δ < π/ω (half a period); then it falls back to 0",
+        sp.pi / sp.Symbol("omega", positive=True),
+    )
+
+
+@claim.check(dtypes=FLOATS, uses="sinusoidal")
+@given(at=position_and_offset(), d=d_models(even=True, low=2, high=128))
+def chord_depends_on_distance_only(t, at, d):
+    """Pair i of PE(pos) and PE(pos + Δ) lie 2|sin(ω_i Δ/2)| apart, whatever pos."""
+    pos, distance = at
+    rows = t.xp.to_float64(t.impl.sinusoidal([pos, pos + distance], d))
+    delta = rows[1] - rows[0]
+    chord = np.sqrt(delta[0::2] ** 2 + delta[1::2] ** 2)
+    expected = 2 * np.abs(np.sin(frequency_values(d) * distance / 2))
+    t.close(chord, expected, scale=abs(pos) + abs(distance) + 1, bound=2.0, label="chord of pair i")
+
+
+def chords(omega: float, distances: np.ndarray) -> np.ndarray:
+    return 2 * np.abs(np.sin(omega * distances / 2))
+
+
+@claim.probe
+def fast_and_slow(r):
+    """d_model = 512: neighbour chords of the fastest and slowest pairs, far positions the fast pair confuses, and
+    where the slow pair stops separating."""
+    frequencies = frequency_values(D_MODEL)
+    fast, slow = float(frequencies[0]), float(frequencies[-1])
+    r.measure("ω_0, ω_255 (rad per position)", (fast, slow))
+    r.measure("neighbour chord (of at most 2): fastest, slowest", (float(chords(fast, 1)), float(chords(slow, 1))))
+    distances = np.arange(FAR, 1001)
+    fast_chords = chords(fast, distances)
+    confused = distances[fast_chords < CONFUSED]
+    r.measure(f"fastest pair: distances {FAR}…1000 whose chord < {CONFUSED}", confused[:8].tolist())
+    r.measure("fastest pair: the nearest of them, its chord", (int(confused[0]), float(chords(fast, confused[0]))))
+    if confused.size == 0 or chords(fast, 1) < 0.5:
+        r.counterexample("the fastest pair does not separate neighbours and confuse far positions")
+    half_turn = math.pi / slow
+    r.measure("slowest pair: half period π/ω_255 (positions)", half_turn)
+    far = np.array([1, 10, 100, 1000, 10000, 30000])
+    r.measure("slowest pair: chord at distance 1, 10, 100, 1000, 10000, 30000", chords(slow, far).tolist())
+    past = np.array([half_turn * 1.5, 2 * math.pi / slow - 1])
+    r.measure(
+        "slowest pair: chord at 1.5 half-periods, and at one period − 1 (as near as a neighbour)",
+        chords(slow, past).tolist(),
+    )
+    r.condition(
+        f"the slowest pair separates far positions only up to half its period, π/ω = {half_turn:,.0f} positions at "
+        f"d_model = {D_MODEL}: its chord rises with the distance up to there and falls back beyond, so positions about "
+        f"{2 * math.pi / slow:,.0f} apart look like neighbours even on the slowest clock",
+        half_period=half_turn,
+        d_model=D_MODEL,
+    )
+    span = np.arange(1, 201)
+    r.figure(
+        "fast-and-slow",
+        "lines",
+        "Chord between pos and pos + Δ on the fastest and the slowest dial (d_model 512)",
+        f"On a log scale: the fastest pair's chord is {chords(fast, 1):.2f} at Δ = 1 and keeps swinging between "
+        f"{chords(fast, span).min():.3f} and {chords(fast, span).max():.2f} as it wraps every 6.3 positions; the "
+        f"slowest pair's chord starts at {chords(slow, 1):.1e} and rises steadily to {chords(slow, span[-1]):.3f} at "
+        f"Δ = {span[-1]}.",
+        x_label="distance Δ (positions)",
+        y_label="chord |PE_i(pos + Δ) − PE_i(pos)|",
+        series={
+            "pair 0 (fastest)": {"x": span.tolist(), "y": chords(fast, span).tolist()},
+            "pair 255 (slowest)": {"x": span.tolist(), "y": chords(slow, span).tolist()},
+        },
+        log_y=True,
+    )
