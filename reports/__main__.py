@@ -31,11 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from",
         dest="sources",
-        action="append",
+        action="extend",
+        nargs="+",
         type=Path,
         default=[],
         metavar="RESULTS_JSON",
-        help="build from this results file instead of running the claims; repeat to merge machines",
+        help="build from these results files instead of running the claims (--from shard*.json): machines and "
+        "shards are merged",
     )
     parser.add_argument("--out", type=Path, default=OUTPUT, help="output folder (default reports/html)")
     parser.add_argument(

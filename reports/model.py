@@ -44,7 +44,8 @@ class Source:
     @property
     def machine(self) -> str:
         gpus = self.environment.gpus
-        return f"#{self.index + 1} {', '.join(gpus) if gpus else self.environment.cpu or 'unknown CPU'}"
+        shard = f" (shard {self.environment.shard})" if self.environment.shard else ""
+        return f"#{self.index + 1} {', '.join(gpus) if gpus else self.environment.cpu or 'unknown CPU'}{shard}"
 
     @property
     def seed(self) -> str:

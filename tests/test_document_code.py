@@ -6,13 +6,17 @@ tests/test_sandbox.py attacks it; this file checks that the document's code runs
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import numpy as np
 import pytest
 
 from checks.implementations import document_code
+from checks.implementations.document import Tables
 from checks.implementations.document_code import DocumentCodeError, code_block, lesson_script, run_script
+from checks.results.files import ROOT
 
 
 def test_scripts_run_in_another_process_and_leave_this_one_alone():
@@ -89,3 +93,49 @@ def test_the_document_functions_still_answer():
     cases = document_code.torch_module_cases(((8, 10, 10), (8, 10, 11)))
     assert cases[(8, 10, 10)].error is None and cases[(8, 10, 10)].parameters == 0
     assert "must match" in (cases[(8, 10, 11)].error or "")
+
+
+def test_a_larger_table_serves_every_smaller_size_exactly():
+    """A row of the document's code does not depend on max_len, so one table per d_model serves every size."""
+    assert np.array_equal(document_code.numpy_table(40, 6)[:9], document_code.numpy_table(9, 6))
+    built = document_code.run_torch_cases(((6, 40, 1), (6, 9, 1)))
+    assert np.array_equal(built[(6, 40, 1)].pe[0][:9], built[(6, 9, 1)].pe[0])
+
+
+def test_the_adapters_tables_stay_under_their_byte_limit():
+    builds: list[tuple[int, int]] = []
+
+    def build(size: int, d_model: int) -> np.ndarray:
+        builds.append((size, d_model))
+        return np.zeros((size, 8))  # every table 64 × 8 here, whatever d_model: three fit the limit
+
+    tables = Tables(build, limit=3 * 64 * 8 * 8)
+    assert tables.rows(64, 8).shape == (64, 8)
+    assert tables.rows(10, 8).shape == (64, 8) and builds == [(64, 8)], "a smaller size is sliced, not rebuilt"
+    for d_model in (9, 10, 11):
+        tables.rows(64, 8 if d_model == 11 else d_model)  # 8 used again: 9 becomes the least recent
+    tables.rows(64, 12)
+    assert tables.nbytes <= tables.limit
+    tables.rows(64, 9)
+    assert builds[-1] == (64, 9), "the least recently used table was dropped and is built again"
+    tables.rows(64, 8)
+    assert builds[-1] == (64, 9), "a recently used table is kept"
+
+
+def test_every_table_a_thorough_run_can_ask_for_fits_a_worker_under_1_gb():
+    """Every d_model the strategies draw (1 … 256) at the largest table, through both adapters (a stand-in
+    builder of the document code's shapes and dtypes): the worker's peak RSS stays under 1 GB."""
+    script = (
+        "import resource, numpy as np\n"
+        "from checks.implementations import document as d\n"
+        "d.NUMPY_TABLES.build = lambda size, m: np.ones((size, m), dtype=np.float64)\n"
+        "d.TORCH_TABLES.build = lambda size, m: np.ones((size, m), dtype=np.float32)\n"
+        "last = np.array([d.TABLE_SIZES[-1] - 1])\n"
+        "for m in range(1, 257):\n"
+        "    d.DocumentNumpy().sinusoidal(last, m, 'float64', 'cpu')\n"
+        "    d.DocumentTorch().sinusoidal(last, m, 'float32', 'cpu')\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 1024, f"peak RSS {done.stdout.strip()} MB"

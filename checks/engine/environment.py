@@ -17,8 +17,8 @@ from checks.results.files import ROOT
 from checks.results.records import Environment
 
 
-def environment(profile: str, seed: str) -> Environment:
-    """This machine and this run."""
+def environment(profile: str, seed: str, shard: str = "") -> Environment:
+    """This machine and this run (``shard``: "G/N" for shard G of N)."""
     gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
     return Environment(
         python=platform.python_version(),
@@ -39,6 +39,7 @@ def environment(profile: str, seed: str) -> Environment:
         hypothesis_profile=profile,
         hypothesis_seed=seed,
         sandbox=isolation(),
+        shard=shard,
     )
 
 

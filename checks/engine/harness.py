@@ -40,16 +40,22 @@ class Trial:
         """The implementation under test: the reference without ``uses=``, each registered one with it."""
         self.device, self.dtype = run.device, run.dtype
         self.tolerance: Tolerance = tolerance(run.dtype)
-        self._input: dict[str, str] = {}
+        self._example: dict[str, Any] = {}
         self._worst_ratio = -math.inf
 
     def begin(self, example: dict[str, Any]) -> None:
         self.run.examples += 1
-        self._input = {name: repr(value) for name, value in example.items() if not isinstance(value, Trial)}
+        self._example = example
+
+    @property
+    def _input(self) -> dict[str, str]:
+        """The current example as text: written only when a message or the worst case needs it (repr of an array
+        costs more than many a check's arithmetic)."""
+        return {name: repr(value) for name, value in self._example.items() if not isinstance(value, Trial)}
 
     @property
     def current_input(self) -> dict[str, str]:
-        return dict(self._input)
+        return self._input
 
     def close(
         self,

@@ -299,7 +299,7 @@ class ResultsCollector:
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize
         seed_text = "derandomized" if derandomized else str(seed or "random")
-        env = environment(settings.get_current_profile_name(), seed_text)
+        env = environment(settings.get_current_profile_name(), seed_text, shard_of(self.config))
         target, complete = Path(self.config.getoption("--results")), self.coverage.complete(len(self.records))
         self.written = save_run(target, self.records, env, complete, self.implementations), complete
 
@@ -353,3 +353,9 @@ class Coverage:
         if self.workers:
             return all(seen["whole"] for seen in self.workers) and records >= max(s["items"] for s in self.workers)
         return self.whole_collection() and records >= self.items
+
+
+def shard_of(config: pytest.Config) -> str:
+    """ "G/N" when pytest-split runs group G of N splits (``--splits N --group G``), else ""."""
+    splits, group = config.getoption("splits", None), config.getoption("group", None)
+    return f"{group}/{splits}" if splits and group else ""

@@ -6,15 +6,41 @@ adapters only ask it for tables and cast them the way a user would.
 
 from __future__ import annotations
 
-from functools import cache
+from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 import torch
 
-from checks.implementations.document_code import numpy_encoding, torch_module_cases
+from checks.implementations.document_code import numpy_table, run_torch_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)
-"""Tables are built once per size and d_model; positions beyond the largest are not asked for."""
+"""Tables are built at the smallest of these sizes that holds the positions asked for; none beyond the largest."""
+TABLES_LIMIT = 256 * 2**20
+"""Bytes of tables each adapter keeps; beyond, the least recently used d_model goes (a thorough run draws hundreds)."""
+
+
+class Tables:
+    """One table per d_model, the largest built so far: its first rows are the smaller tables (a row of the
+    document's code does not depend on max_len), and the least recently used go past ``limit`` bytes."""
+
+    def __init__(self, build: Callable[[int, int], np.ndarray], limit: int = TABLES_LIMIT) -> None:
+        self.build, self.limit = build, limit
+        self._tables: OrderedDict[int, np.ndarray] = OrderedDict()
+
+    def rows(self, size: int, d_model: int) -> np.ndarray:
+        """A table of at least ``size`` rows for ``d_model``."""
+        table = self._tables.pop(d_model, None)
+        if table is None or len(table) < size:
+            table = self.build(size, d_model)
+        self._tables[d_model] = table
+        while len(self._tables) > 1 and self.nbytes > self.limit:
+            self._tables.popitem(last=False)
+        return table
+
+    @property
+    def nbytes(self) -> int:
+        return sum(table.nbytes for table in self._tables.values())
 
 
 def _table_size(positions: np.ndarray) -> int:
@@ -36,12 +62,7 @@ class DocumentNumpy:
         return "NumPy runs on the CPU only" if device != "cpu" else None
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> np.ndarray:
-        return _numpy_table(_table_size(positions), d_model)[positions].astype(dtype)
-
-
-@cache
-def _numpy_table(size: int, d_model: int) -> np.ndarray:
-    return numpy_encoding(size, d_model)
+        return NUMPY_TABLES.rows(_table_size(positions), d_model)[positions].astype(dtype)
 
 
 class DocumentTorch:
@@ -51,14 +72,17 @@ class DocumentTorch:
     min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> torch.Tensor:
-        table = _torch_table(_table_size(positions), d_model)
+        table = TORCH_TABLES.rows(_table_size(positions), d_model)
         return torch.from_numpy(table).to(device, getattr(torch, dtype))[torch.as_tensor(positions)]
 
 
-@cache
 def _torch_table(size: int, d_model: int) -> np.ndarray:
     case = (d_model, size, 1)
-    built = torch_module_cases((case,))[case]
+    built = run_torch_cases((case,))[case]
     if built.pe is None:
         raise RuntimeError(f"the document's PositionalEncoding({d_model}, max_len={size}) failed: {built.error}")
     return built.pe[0]
+
+
+NUMPY_TABLES = Tables(numpy_table)
+TORCH_TABLES = Tables(_torch_table)

@@ -147,7 +147,12 @@ def lesson_script() -> ScriptRun:
 
 @cache
 def numpy_encoding(max_len: int, d_model: int) -> np.ndarray:
-    """``positional_encoding(max_len, d_model)`` as defined in document 000."""
+    """``positional_encoding(max_len, d_model)`` as defined in document 000 (kept for the process)."""
+    return numpy_table(max_len, d_model)
+
+
+def numpy_table(max_len: int, d_model: int) -> np.ndarray:
+    """``positional_encoding(max_len, d_model)`` run afresh in the sandbox (the adapters keep their own tables)."""
     driver = f"PE = positional_encoding({int(max_len)}, {int(d_model)})\nnp.save('out/pe.npy', PE)\n"
     run = run_script(definitions("numpy") + driver)
     if run.returncode:
@@ -190,6 +195,11 @@ class TorchCase:
 
 @cache
 def torch_module_cases(cases: tuple[tuple[int, int, int], ...]) -> dict[tuple[int, int, int], TorchCase]:
+    """``run_torch_cases``, kept for the process."""
+    return run_torch_cases(cases)
+
+
+def run_torch_cases(cases: tuple[tuple[int, int, int], ...]) -> dict[tuple[int, int, int], TorchCase]:
     """Build ``PositionalEncoding(d_model, max_len)`` and run it on zeros of length seq_len, per case.
 
     All cases share one script run.

@@ -156,6 +156,8 @@ class Environment:
     hypothesis_seed: str
     sandbox: str
     """How the lesson's code was confined on this machine (checks.implementations.sandbox.isolation)."""
+    shard: str = ""
+    """"G/N" when this run was shard G of N of the catalog (pytest-split's --group G --splits N); "" otherwise."""
 
     def items(self) -> list[tuple[str, JSON]]:
         """(name, value) of every field, for display."""
