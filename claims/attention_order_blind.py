@@ -4,10 +4,11 @@ import itertools
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
+from hypothesis import assume, example, given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.attention import (
+    Sentence,
     close_attention,
     layer_weights,
     output_range,
@@ -107,11 +108,15 @@ def _close_pooled(t, actual, expected, x, weights, label: str) -> None:
     count = x64.shape[0]
     scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v) + count * output_range(x64, w_v) / 2
     pooled = [t.xp.sum(y, axis=0) / count for y in (actual, expected)]
+    # Found by the thorough profile (bfloat16, d = 2, one word, seed 19953): rounding can span the whole output
+    # range, so no comparison there could fail; such an example says nothing in this dtype and is discarded.
+    assume(t.resolves(pooled[1], scale=scale, bound=output_range(x64, w_v)))
     t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
 
 
 @claim.check(dtypes=FLOATS)
 @given(sentence=sentences())
+@example(sentence=Sentence(d=2, words=(0,), order=(0,), seed=19953))
 @single_threaded()
 def reorderings_look_alike(t, sentence):
     """The documents' sentences (embeddings and weights from the drawn seed and width), then a random sentence."""

@@ -31,6 +31,27 @@ def test_a_tolerance_as_wide_as_the_range_is_refused():
         t.close([0.0], [0.0], scale=5000, bound=2.0)
 
 
+def test_resolves_says_beforehand_whether_a_comparison_could_fail():
+    t = trial("float16")
+    t.begin({})
+    assert not t.resolves([0.0], scale=5000, bound=2.0), "the comparison above would be refused as vacuous"
+    assert t.resolves([0.0], scale=1.0, bound=2.0)
+    t.close([0.0], [0.0], scale=1.0, bound=2.0)
+
+
+def test_an_example_is_written_as_text_only_when_needed():
+    class Loud:
+        def __repr__(self) -> str:
+            raise AssertionError("repr called")
+
+    t = trial()
+    t.begin({"x": Loud()})
+    t.resolves([1.0], bound=2.0)
+    t.begin({"pos": 5})
+    t.close([1.0], [1.0])
+    assert t.run.worst_input == {"pos": "5"}
+
+
 def test_at_most_is_one_sided():
     t = trial()
     t.begin({})

@@ -106,6 +106,13 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
+    def resolves(self, expected: object, *, scale: float = 0.0, bound: float) -> bool:
+        """Whether this dtype's tolerance at max(|expected|, scale) is narrower than ``bound``: whether a comparison
+        there could fail. A check ``assume``s it where rounding can cover a quantity's whole range (an example
+        that would only raise VacuousTolerance carries no evidence either way)."""
+        magnitude = max(float(np.max(np.abs(self.xp.to_float64(expected)), initial=0.0)), abs(scale))
+        return self.tolerance.at(magnitude) < bound
+
     def _allowed(self, reference: np.ndarray, scale: float, bound: float | None, label: str) -> float:
         """The tolerance at max(|reference|, scale); VacuousTolerance when it is as wide as ``bound``."""
         magnitude = max(float(np.max(np.abs(reference), initial=0.0)), abs(scale))
