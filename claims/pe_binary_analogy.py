@@ -8,6 +8,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
+from checks.helpers.encodings import chord_lengths, pair_chords
 from checks.helpers.formulas import w
 from checks.helpers.strategies import d_models, positions
 from checks.implementations.references import Reference, frequency_values
@@ -80,9 +81,13 @@ def _(p):
 def step_per_pair_is_its_chord(t, pos, d):
     """|PE(pos + 1) − PE(pos)| of pair i equals 2·sin(ω_i/2), whatever pos."""
     rows = t.xp.to_float64(t.impl.sinusoidal([pos, pos + 1], d))
-    delta = rows[1] - rows[0]
-    chord = np.sqrt(delta[0::2] ** 2 + delta[1::2] ** 2)
-    t.close(chord, 2 * np.sin(frequency_values(d) / 2), scale=pos + 1, bound=2.0, label="step of pair i")
+    t.close(
+        pair_chords(rows[0], rows[1]),
+        chord_lengths(frequency_values(d), 1),
+        scale=pos + 1,
+        bound=2.0,
+        label="step of pair i",
+    )
 
 
 @claim.probe
@@ -103,12 +108,12 @@ def table_and_columns(r):
     r.measure("checked for every pos in", "1 … 65535")
     table = Reference(NumpyBackend("float64")).sinusoidal(np.arange(DEMO_POSITIONS), DEMO_D_MODEL)
     columns = np.mean(np.abs(np.diff(table, axis=0)), axis=0)
-    pairs = np.linalg.norm(np.diff(table, axis=0).reshape(DEMO_POSITIONS - 1, -1, 2), axis=2).mean(axis=0)
+    pairs = pair_chords(table[:-1], table[1:]).mean(axis=0)
     r.measure("demo 2 (d_model 64, 60 positions): mean step of pair i, first and last four", [*pairs[:4], *pairs[-4:]])
     if np.any(np.diff(pairs) >= 0):
         r.counterexample("a pair's mean step does not shrink from left to right", steps=pairs.tolist())
     bits = 2.0 ** -np.arange(4)
-    eight = 2 * np.sin(frequency_values(8) / 2)
+    eight = chord_lengths(frequency_values(8), 1)
     r.measure("bits 0…3: changes per step", bits.tolist())
     r.measure("d_model = 8 (4 pairs, as many as the 4 bits): step of pair i", eight.tolist())
     within = int(np.sum(np.diff(columns) >= 0))

@@ -8,6 +8,7 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
+from checks.helpers.encodings import chord_lengths, pair_chords
 from checks.helpers.strategies import d_models, position_and_offset
 from checks.implementations.references import frequency_values
 
@@ -59,14 +60,14 @@ def chord_depends_on_distance_only(t, at, d):
     """Pair i of PE(pos) and PE(pos + Δ) lie 2|sin(ω_i Δ/2)| apart, whatever pos."""
     pos, distance = at
     rows = t.xp.to_float64(t.impl.sinusoidal([pos, pos + distance], d))
-    delta = rows[1] - rows[0]
-    chord = np.sqrt(delta[0::2] ** 2 + delta[1::2] ** 2)
-    expected = 2 * np.abs(np.sin(frequency_values(d) * distance / 2))
-    t.close(chord, expected, scale=abs(pos) + abs(distance) + 1, bound=2.0, label="chord of pair i")
-
-
-def chords(omega: float, distances: np.ndarray) -> np.ndarray:
-    return 2 * np.abs(np.sin(omega * distances / 2))
+    expected = chord_lengths(frequency_values(d), distance)
+    t.close(
+        pair_chords(rows[0], rows[1]),
+        expected,
+        scale=abs(pos) + abs(distance) + 1,
+        bound=2.0,
+        label="chord of pair i",
+    )
 
 
 @claim.probe
@@ -76,22 +77,27 @@ def fast_and_slow(r):
     frequencies = frequency_values(D_MODEL)
     fast, slow = float(frequencies[0]), float(frequencies[-1])
     r.measure("ω_0, ω_255 (rad per position)", (fast, slow))
-    r.measure("neighbour chord (of at most 2): fastest, slowest", (float(chords(fast, 1)), float(chords(slow, 1))))
+    r.measure(
+        "neighbour chord (of at most 2): fastest, slowest",
+        (float(chord_lengths(fast, 1)), float(chord_lengths(slow, 1))),
+    )
     distances = np.arange(FAR, 1001)
-    fast_chords = chords(fast, distances)
+    fast_chords = chord_lengths(fast, distances)
     confused = distances[fast_chords < CONFUSED]
     r.measure(f"fastest pair: distances {FAR}…1000 whose chord < {CONFUSED}", confused[:8].tolist())
-    r.measure("fastest pair: the nearest of them, its chord", (int(confused[0]), float(chords(fast, confused[0]))))
-    if confused.size == 0 or chords(fast, 1) < 0.5:
+    r.measure(
+        "fastest pair: the nearest of them, its chord", (int(confused[0]), float(chord_lengths(fast, confused[0])))
+    )
+    if confused.size == 0 or chord_lengths(fast, 1) < 0.5:
         r.counterexample("the fastest pair does not separate neighbours and confuse far positions")
     half_turn = math.pi / slow
     r.measure("slowest pair: half period π/ω_255 (positions)", half_turn)
     far = np.array([1, 10, 100, 1000, 10000, 30000])
-    r.measure("slowest pair: chord at distance 1, 10, 100, 1000, 10000, 30000", chords(slow, far).tolist())
+    r.measure("slowest pair: chord at distance 1, 10, 100, 1000, 10000, 30000", chord_lengths(slow, far).tolist())
     past = np.array([half_turn * 1.5, 2 * math.pi / slow - 1])
     r.measure(
         "slowest pair: chord at 1.5 half-periods, and at one period − 1 (as near as a neighbour)",
-        chords(slow, past).tolist(),
+        chord_lengths(slow, past).tolist(),
     )
     r.condition(
         f"the slowest pair separates far positions only up to half its period, π/ω = {half_turn:,.0f} positions at "
@@ -101,19 +107,19 @@ def fast_and_slow(r):
         d_model=D_MODEL,
     )
     span = np.arange(1, 201)
+    fast_span, slow_span = chord_lengths(fast, span), chord_lengths(slow, span)
     r.figure(
         "fast-and-slow",
         "lines",
         "Chord between pos and pos + Δ on the fastest and the slowest dial (d_model 512)",
-        f"On a log scale: the fastest pair's chord is {chords(fast, 1):.2f} at Δ = 1 and keeps swinging between "
-        f"{chords(fast, span).min():.3f} and {chords(fast, span).max():.2f} as it wraps every 6.3 positions; the "
-        f"slowest pair's chord starts at {chords(slow, 1):.1e} and rises steadily to {chords(slow, span[-1]):.3f} at "
-        f"Δ = {span[-1]}.",
+        f"On a log scale: the fastest pair's chord is {fast_span[0]:.2f} at Δ = 1 and keeps swinging between "
+        f"{fast_span.min():.3f} and {fast_span.max():.2f} as it wraps every 6.3 positions; the slowest pair's chord "
+        f"starts at {slow_span[0]:.1e} and rises steadily to {slow_span[-1]:.3f} at Δ = {span[-1]}.",
         x_label="distance Δ (positions)",
         y_label="chord |PE_i(pos + Δ) − PE_i(pos)|",
         series={
-            "pair 0 (fastest)": {"x": span.tolist(), "y": chords(fast, span).tolist()},
-            "pair 255 (slowest)": {"x": span.tolist(), "y": chords(slow, span).tolist()},
+            "pair 0 (fastest)": {"x": span.tolist(), "y": fast_span.tolist()},
+            "pair 255 (slowest)": {"x": span.tolist(), "y": slow_span.tolist()},
         },
         log_y=True,
     )

@@ -110,13 +110,14 @@ class Trial:
         """Whether this dtype's tolerance at max(|expected|, scale) is narrower than ``bound``: whether a comparison
         there could fail. A check ``assume``s it where rounding can cover a quantity's whole range (an example
         that would only raise VacuousTolerance carries no evidence either way)."""
-        magnitude = max(float(np.max(np.abs(self.xp.to_float64(expected)), initial=0.0)), abs(scale))
-        return self.tolerance.at(magnitude) < bound
+        return self._tolerance_at(self.xp.to_float64(expected), scale) < bound
+
+    def _tolerance_at(self, reference: np.ndarray, scale: float) -> float:
+        return self.tolerance.at(max(float(np.max(np.abs(reference), initial=0.0)), abs(scale)))
 
     def _allowed(self, reference: np.ndarray, scale: float, bound: float | None, label: str) -> float:
         """The tolerance at max(|reference|, scale); VacuousTolerance when it is as wide as ``bound``."""
-        magnitude = max(float(np.max(np.abs(reference), initial=0.0)), abs(scale))
-        allowed = self.tolerance.at(magnitude)
+        allowed = self._tolerance_at(reference, scale)
         if bound is not None and allowed >= bound:
             raise VacuousTolerance(
                 f"{label}: tolerance {allowed:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "

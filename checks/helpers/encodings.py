@@ -44,3 +44,14 @@ def clockwise_turn(before: Array, after: Array) -> tuple[Array, Array]:
     """
     x0, y0, x1, y1 = before[..., 0::2], before[..., 1::2], after[..., 0::2], after[..., 1::2]
     return x0 * x1 + y0 * y1, x1 * y0 - y1 * x0
+
+
+def pair_chords(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """How far each hand moved from ``before`` to ``after`` (float64 PE rows): |Δ| of each pair (2i, 2i+1)."""
+    delta = np.asarray(after, dtype=np.float64) - np.asarray(before, dtype=np.float64)
+    return np.hypot(delta[..., 0::2], delta[..., 1::2])
+
+
+def chord_lengths(omega: np.ndarray | float, distance: np.ndarray | float) -> np.ndarray:
+    """2·|sin(ω·Δ/2)|: the chord between two hands ω·Δ apart on the unit circle."""
+    return 2 * np.abs(np.sin(np.asarray(omega) * np.asarray(distance) / 2))
