@@ -7,10 +7,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.encodings import rounded
-from checks.helpers.strategies import d_models, vectors
+from checks.helpers.strategies import UNIT, Batch, as_batch, batch_size, d_models
 
 claim = Claim(
     id="index.integer-unbounded",
@@ -75,13 +76,23 @@ def gaps(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.sum((x - y) ** 2, axis=-1) / 2
 
 
-@claim.check(dtypes=FLOATS)
-@given(a=vectors(WIDTH), b=vectors(WIDTH), d=d_models(even=None, low=2, high=WIDTH), p=st.integers(2, 10_000))
-def gap_below_bound(t, a, b, d, p):
+@st.composite
+def word_pairs_at_indices(draw: st.DrawFn) -> tuple[Batch, Batch, Batch]:
+    """Rows (a, b, p) for a batched check: two words with entries in [−1, 1] and a distinct index p ∈ 2 … 10000."""
+    p = draw(arrays(np.int64, batch_size(), elements=st.integers(2, 10_000), unique=True))
+    a, b = draw(arrays(np.float64, (2, len(p), WIDTH), elements=UNIT))
+    return as_batch(a), as_batch(b), as_batch(p)
+
+
+@claim.check(dtypes=FLOATS, batched=True)
+@given(words=word_pairs_at_indices(), d=d_models(even=None, low=2, high=WIDTH))
+def gap_below_bound(t, words, d):
     """a + p·1 and b + p·1 formed in the dtype: 1 − cos stays under 2·asin(1/(p−1))²."""
-    x, y = (t.xp.to_float64(t.xp.array(v[:d]) + p) for v in (a, b))
-    bound = 2 * math.asin(1 / (p - 1)) ** 2
-    t.close(max(float(gaps(x, y)) - bound, 0.0), 0.0, scale=1.0, label="1 − cos beyond 2·asin(1/(p−1))²")
+    p = np.asarray(words[2])
+    x, y = (t.xp.to_float64(t.xp.array(np.asarray(v)[:, :d]) + t.xp.array(p[:, None])) for v in words[:2])
+    bound = 2 * np.arcsin(1 / (p - 1)) ** 2
+    excess = np.maximum(gaps(x, y) - bound, 0.0)
+    t.close(excess, np.zeros_like(excess), scale=1.0, label="1 − cos beyond 2·asin(1/(p−1))²")
 
 
 def exact_gaps(a: np.ndarray, b: np.ndarray, positions: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, vector_batches
 from checks.implementations.references import Reference
 
 SEQUENCE, WIDTH = 5, 8
@@ -59,14 +59,14 @@ claim = Claim(
 )
 
 
-@claim.check(dtypes=FLOATS)
-@given(seed=st.integers(0, 2**16), at=st.lists(positions(), min_size=1, max_size=8), d=d_models(even=True, high=32))
-def sum_is_entrywise(t, seed, at, d):
-    """Row j of X is E[j] + PE(at[j]), entry by entry, for tokens at any positions."""
-    embedding = np.random.default_rng(seed).uniform(-1, 1, (len(at), d))
+@claim.check(dtypes=FLOATS, batched=True)
+@given(tokens=vector_batches(32), d=d_models(even=True, high=32))
+def sum_is_entrywise(t, tokens, d):
+    """Row j of X is E[j] + PE(pos_j), entry by entry, for tokens at any positions (E's entries in [−1, 1])."""
+    embedding, at = np.asarray(tokens[0])[:, :d], tokens[1]
     summed = t.xp.array(embedding) + t.impl.sinusoidal(at, d)
     expected = embedding + Reference(NumpyBackend("float64")).sinusoidal(at, d)
-    t.close(summed, expected, scale=max(at) + 1.0, bound=4.0, label="E + P")
+    t.close(summed, expected, scale=at + 1.0, bound=4.0, label="E + P")
 
 
 @claim.check(dtypes=(FLOAT32,))

@@ -10,7 +10,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.encodings import chord_lengths, pair_chords
 from checks.helpers.formulas import w
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_batches
 from checks.implementations.references import Reference, frequency_values
 
 LESSON = "000_1100ff0056b332e7.txt"
@@ -76,14 +76,14 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(pos=position_batches(), d=d_models(even=True, high=128))
 def step_per_pair_is_its_chord(t, pos, d):
     """|PE(pos + 1) − PE(pos)| of pair i equals 2·sin(ω_i/2), whatever pos."""
-    rows = t.xp.to_float64(t.impl.sinusoidal([pos, pos + 1], d))
+    steps = pair_chords(t.xp.to_float64(t.impl.sinusoidal(pos, d)), t.xp.to_float64(t.impl.sinusoidal(pos + 1, d)))
     t.close(
-        pair_chords(rows[0], rows[1]),
-        chord_lengths(frequency_values(d), 1),
+        steps,
+        np.broadcast_to(chord_lengths(frequency_values(d), 1), steps.shape),
         scale=pos + 1,
         bound=2.0,
         label="step of pair i",

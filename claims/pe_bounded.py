@@ -7,7 +7,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.encodings import table_in
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_batches
 from checks.implementations.document_code import numpy_encoding
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
@@ -38,17 +38,14 @@ def _(p):
         p.decide(entry, -1, label=f"{entry} ≥ −1", relation=">=")
 
 
-def largest_magnitude(t, values) -> float:
-    return float(np.max(np.abs(t.xp.to_float64(values))))
-
-
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(maximum=FLOAT16_MAX, exact=True), d=d_models(even=None, high=256))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(pos=position_batches(maximum=FLOAT16_MAX, exact=True), d=d_models(even=None, high=256))
 def entries_within_one(t, pos, d):
     """max |PE(pos)| computed in the dtype never exceeds 1, not even by one unit in the last place."""
-    largest = largest_magnitude(t, t.impl.sinusoidal([pos], d))
-    t.close(max(largest - 1.0, 0.0), 0.0, label="max |PE| beyond 1")
-    assert largest <= 1.0, f"|PE| = {largest!r} > 1 at pos {pos}, d_model {d} ({t.dtype})"
+    largest = np.max(np.abs(t.xp.to_float64(t.impl.sinusoidal(pos, d))), axis=1)
+    t.close(np.maximum(largest - 1.0, 0.0), np.zeros_like(largest), label="max |PE| beyond 1")
+    row = int(np.argmax(largest))
+    assert largest[row] <= 1.0, f"|PE| = {largest[row]!r} > 1 at pos {pos[row]}, d_model {d} ({t.dtype})"
 
 
 def every_finite(dtype: torch.dtype) -> torch.Tensor:

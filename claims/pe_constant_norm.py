@@ -8,7 +8,7 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import d_model, i, omega, pairs_sum, pos
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_batches
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -42,11 +42,11 @@ def _(p):
     p.decide(norm_squared, d_model / 2, label="‖PE(pos)‖² = d_model/2, termwise over the pairs")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(), d=d_models(even=True))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(pos=position_batches(), d=d_models(even=True))
 def norm_is_constant(t, pos, d):
-    pe = t.impl.sinusoidal([pos], d)
-    t.close(t.xp.sqrt(t.xp.sum(pe * pe)), np.sqrt(d / 2), label="‖PE(pos)‖")
+    pe = t.impl.sinusoidal(pos, d)
+    t.close(t.xp.sqrt(t.xp.sum(pe * pe, axis=-1)), np.full(len(pos), np.sqrt(d / 2)), label="‖PE(pos)‖")
 
 
 @claim.probe

@@ -9,7 +9,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import k, pos, w
 from checks.helpers.similarity import dot
-from checks.helpers.strategies import frequencies, offsets, positions
+from checks.helpers.strategies import as_batch, position_offset_batches, with_frequencies
 from checks.implementations.references import Reference
 
 BOX = "cos(A − B) 공식은 무엇을 말하나"
@@ -95,14 +95,21 @@ FLOAT16_SUM_ABOVE_ONE = {"place": 63, "k": 6, "w": 0.0027384196342643613}
 1.11e-3 off, beyond a tolerance that left out the rounded products (1.01e-3)."""
 
 
-@claim.check(dtypes=FLOATS)
-@given(place=positions(), k=offsets(), w=frequencies())
-@example(**FLOAT16_SUM_ABOVE_ONE)
-def products_swing_sum_stays(t, place, k, w):
-    angles = t.xp.array([place + k, place]) * t.xp.array(w)
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=with_frequencies(position_offset_batches()))
+@example(
+    at=(
+        as_batch([[FLOAT16_SUM_ABOVE_ONE["place"], FLOAT16_SUM_ABOVE_ONE["k"]]]),
+        as_batch([FLOAT16_SUM_ABOVE_ONE["w"]]),
+    )
+)
+def products_swing_sum_stays(t, at):
+    """Rows (place, k) with a frequency w each: the two products swing with place, their sum is cos(w k)."""
+    (place, k), w = np.asarray(at[0], dtype=np.float64).T, np.asarray(at[1])
+    angles = t.xp.array(np.stack([place + k, place], axis=1)) * t.xp.array(w[:, None])
     s, c = t.xp.sin(angles), t.xp.cos(angles)
-    sin_product, cos_product = s[0] * s[1], c[0] * c[1]
-    scale = w * (abs(place + k) + abs(place)) + ROUNDED_TERMS
+    sin_product, cos_product = s[:, 0] * s[:, 1], c[:, 0] * c[:, 1]
+    scale = w * (np.abs(place + k) + np.abs(place)) + ROUNDED_TERMS
     swing = np.cos(w * (2 * place + k)) / 2
     t.close(sin_product, np.cos(w * k) / 2 - swing, scale=scale, bound=1.0, label="sin A sin B")
     t.close(cos_product, np.cos(w * k) / 2 + swing, scale=scale, bound=1.0, label="cos A cos B")

@@ -9,7 +9,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import k, omega, pairs_sum, pos, w
 from checks.helpers.similarity import dot, dot_scale, similarity_curve
-from checks.helpers.strategies import d_models, position_and_offset
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -53,15 +53,14 @@ def _(p):
     p.decide(dot_with(pos - k), distance_sum, label="k → −k: PE(pos)·PE(pos−k) is the same sum")
 
 
-@claim.check(dtypes=FLOATS)
-@given(at=position_and_offset(both_ways=True), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=position_offset_batches(both_ways=True), d=d_models(even=True, high=128))
 def dot_product_is_distance_only(t, at, d):
-    pos, k = at
-    rows = t.impl.sinusoidal([pos, pos + k, pos - k], d)
-    expected = float(similarity_curve(d, [k])[0])
-    for row, label in ((1, "PE(pos)·PE(pos+k)"), (2, "PE(pos)·PE(pos−k)")):
-        scale = dot_scale(d, pos, pos + (k if row == 1 else -k))
-        t.close(dot(t.impl, rows[0], rows[row]), expected, scale=scale, bound=float(d), label=label)
+    pos, k = at.T
+    here, expected = t.impl.sinusoidal(pos, d), similarity_curve(d, k)
+    for other, label in ((pos + k, "PE(pos)·PE(pos+k)"), (pos - k, "PE(pos)·PE(pos−k)")):
+        there = t.impl.sinusoidal(other, d)
+        t.close(dot(t.impl, here, there), expected, scale=dot_scale(d, pos, other), bound=float(d), label=label)
 
 
 @claim.probe

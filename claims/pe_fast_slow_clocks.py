@@ -9,7 +9,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.encodings import chord_lengths, pair_chords
-from checks.helpers.strategies import d_models, position_and_offset
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.references import frequency_values
 
 DOCUMENT, SECTION = "002_86fa32f25d4c4c54.txt", "7. 시계가 여러 개인 이유"
@@ -54,15 +54,15 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(at=position_and_offset(), d=d_models(even=True, low=2, high=128))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(at=position_offset_batches(), d=d_models(even=True, low=2, high=128))
 def chord_depends_on_distance_only(t, at, d):
     """Pair i of PE(pos) and PE(pos + Δ) lie 2|sin(ω_i Δ/2)| apart, whatever pos."""
-    pos, distance = at
-    rows = t.xp.to_float64(t.impl.sinusoidal([pos, pos + distance], d))
-    expected = chord_lengths(frequency_values(d), distance)
+    pos, distance = at.T
+    here, there = (t.xp.to_float64(t.impl.sinusoidal(rows, d)) for rows in (pos, pos + distance))
+    expected = chord_lengths(frequency_values(d)[None, :], distance[:, None])
     t.close(
-        pair_chords(rows[0], rows[1]),
+        pair_chords(here, there),
         expected,
         scale=abs(pos) + abs(distance) + 1,
         bound=2.0,

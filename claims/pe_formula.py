@@ -8,7 +8,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.formulas import BASE, d_model, i, omega, pair, pos
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_batches
 from checks.helpers.tolerances import FLOAT32, FLOAT64, tolerance
 from checks.implementations.document_code import numpy_encoding, torch_module_cases
 from checks.implementations.references import frequency_values
@@ -106,11 +106,11 @@ def formula_table(rows: int | list[int], d: int) -> np.ndarray:
     return table
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(pos=position_batches(), d=d_models(even=True, high=128))
 def implementation_is_formula(t, pos, d):
     """Each implementation's sinusoidal rows, in the dtype, match the formula written column by column."""
-    t.close(t.impl.sinusoidal([pos], d), formula_table([pos], d), scale=pos, bound=2.0, label="PE(pos)")
+    t.close(t.impl.sinusoidal(pos, d), formula_table(pos, d), scale=pos, bound=2.0, label="PE(pos)")
 
 
 def worst(actual: np.ndarray, expected: np.ndarray, dtype: str) -> dict[str, float]:

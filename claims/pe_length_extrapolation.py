@@ -3,14 +3,12 @@
 import numpy as np
 import torch
 from hypothesis import given
-from hypothesis import strategies as st
 
 from checks import FLOAT32, FLOAT64, FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
-from checks.helpers.current import current_run
+from checks.helpers.encodings import shifted_rows
 from checks.helpers.precision import find_boundary, pe_value_errors
-from checks.helpers.strategies import d_models, offsets
-from checks.helpers.tolerances import position_limit
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.document_code import torch_module_cases
 from checks.implementations.references import Reference
 
@@ -51,21 +49,16 @@ claim = Claim(
 )
 
 
-@st.composite
-def untrained_positions(draw: st.DrawFn) -> int:
-    """A position past the training length, up to the dtype's meaningful limit."""
-    run = current_run()
-    return draw(st.integers(TRAINED, position_limit(run.dtype if run else FLOAT64)))
-
-
-@claim.check(dtypes=(FLOAT64, FLOAT32))
-@given(pos=untrained_positions(), k=offsets(), d=d_models(even=True, high=128))
-def properties_past_training(t, pos, k, d):
-    """Past 512 only float64 and float32 stay within their meaningful position limit (float16 128, bfloat16 8)."""
-    rows = t.impl.sinusoidal([pos, pos + k], d)
-    t.close(t.xp.sqrt(t.xp.sum(rows[0] * rows[0])), np.sqrt(d / 2), scale=pos, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
-    rotated = rows[0] @ t.ref.shift_matrix(k, d).T
-    t.close(rotated, rows[1], scale=pos + abs(k), bound=2.0, label="M_k PE(pos) = PE(pos+k)")
+@claim.check(dtypes=(FLOAT64, FLOAT32), batched=True)
+@given(at=position_offset_batches(minimum=TRAINED), d=d_models(even=True, high=128))
+def properties_past_training(t, at, d):
+    """Past 512 only float64 and float32 stay within their meaningful position limit (float16 128, bfloat16 8):
+    positions from 512 up to the dtype's limit, each with a shift k."""
+    pos, k = at.T
+    here, there = t.impl.sinusoidal(pos, d), t.impl.sinusoidal(pos + k, d)
+    norms, expected = t.xp.sqrt(t.xp.sum(here * here, axis=-1)), np.full(len(pos), np.sqrt(d / 2))
+    t.close(norms, expected, scale=pos, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
+    t.close(shifted_rows(t.ref, here, k), there, scale=pos + np.abs(k), bound=2.0, label="M_k PE(pos) = PE(pos+k)")
 
 
 @claim.probe

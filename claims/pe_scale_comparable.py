@@ -10,7 +10,7 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import d_model, omega, pairs_sum, pos
-from checks.helpers.strategies import d_models, positions, vectors
+from checks.helpers.strategies import d_models, vector_batches
 from checks.implementations.references import Reference
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
@@ -77,16 +77,19 @@ def _(p):
     p.step("the integer index p·1 against the same word: ‖p·1‖/‖E‖ = p√d/(σ√d)", sp.Symbol("p") / sigma)
 
 
-def norm(t, values) -> float:
-    return float(t.xp.to_float64(t.xp.sqrt(t.xp.sum(values * values))))
+def norms(t, rows) -> np.ndarray:
+    """‖row‖ of each row, computed in the dtype."""
+    return t.xp.to_float64(t.xp.sqrt(t.xp.sum(rows * rows, axis=-1)))
 
 
-@claim.check(dtypes=FLOATS)
-@given(e=vectors(WIDTH), pos=positions(), d=d_models(even=True, high=WIDTH))
-def word_never_outweighs_position(t, e, pos, d):
-    """An embedding with entries in [−1, 1] has ‖E‖ ≤ √d = √2·‖PE(pos)‖ (norms computed in the dtype)."""
-    excess = norm(t, t.xp.array(e[:d])) - math.sqrt(2) * norm(t, t.impl.sinusoidal([pos], d))
-    t.close(max(excess, 0.0), 0.0, scale=math.sqrt(d), label="‖E‖ − √2‖PE‖ above 0")
+@claim.check(dtypes=FLOATS, batched=True)
+@given(words=vector_batches(WIDTH), d=d_models(even=True, high=WIDTH))
+def word_never_outweighs_position(t, words, d):
+    """An embedding with entries in [−1, 1] has ‖E‖ ≤ √d = √2·‖PE(pos)‖ (norms computed in the dtype): rows E,
+    each with a position."""
+    e, pos = np.asarray(words[0])[:, :d], words[1]
+    excess = norms(t, t.xp.array(e)) - math.sqrt(2) * norms(t, t.impl.sinusoidal(pos, d))
+    t.close(np.maximum(excess, 0.0), np.zeros_like(excess), scale=math.sqrt(d), label="‖E‖ − √2‖PE‖ above 0")
 
 
 def embeddings(d: int) -> dict[str, np.ndarray]:

@@ -11,7 +11,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.encodings import clockwise_turn
 from checks.helpers.formulas import k, pos
-from checks.helpers.strategies import d_models, position_and_offset
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.references import Reference, frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
@@ -68,16 +68,16 @@ def _(p):
     p.decide(sine, sp.sin(w * k), label="x₁y₀ − y₁x₀ = sin(ω k): clockwise turn by ω k")
 
 
-@claim.check(dtypes=FLOATS)
-@given(at=position_and_offset(starts=2), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=position_offset_batches(starts=2), d=d_models(even=True, high=128))
 def same_turn_at_two_positions(t, at, d):
     """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k)."""
-    pos, other, k = at
-    rows = t.impl.sinusoidal([pos, pos + k, other, other + k], d)
-    expected = (np.cos(k * frequency_values(d)), np.sin(k * frequency_values(d)))
-    scale = max(abs(pos), abs(pos + k), abs(other), abs(other + k))
-    for start, label in ((0, "at pos"), (2, "at the other position")):
-        cosine, sine = clockwise_turn(rows[start], rows[start + 1])
+    pos, other, k = at.T
+    turned = k[:, None] * frequency_values(d)[None, :]
+    expected = (np.cos(turned), np.sin(turned))
+    scale = np.max(np.abs([pos, pos + k, other, other + k]), axis=0)
+    for start, label in ((pos, "at pos"), (other, "at the other position")):
+        cosine, sine = clockwise_turn(t.impl.sinusoidal(start, d), t.impl.sinusoidal(start + k, d))
         t.close(cosine, expected[0], scale=scale, bound=2.0, label=f"cos of the turn {label}")
         t.close(sine, expected[1], scale=scale, bound=2.0, label=f"sin of the turn {label}")
 

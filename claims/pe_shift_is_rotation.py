@@ -6,8 +6,9 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.backends import NumpyBackend
+from checks.helpers.encodings import shifted_rows
 from checks.helpers.formulas import k, omega, pair, pos, shift_block
-from checks.helpers.strategies import d_models, position_and_offset
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -75,12 +76,12 @@ def _(p):
     p.decide(full * pe, shifted, label="block-diagonal M_k for d_model = 4 (every pair alike)")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(at=position_and_offset(), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(at=position_offset_batches(), d=d_models(even=True, high=128))
 def shift_matches_rotation(t, at, d):
-    pos, k = at
-    rotated = t.impl.sinusoidal([pos], d) @ t.ref.shift_matrix(k, d).T
-    t.close(rotated, t.impl.sinusoidal([pos + k], d), scale=abs(pos) + abs(k), bound=2.0, label="M_k PE(pos)")
+    pos, k = at.T
+    rotated = shifted_rows(t.ref, t.impl.sinusoidal(pos, d), k)
+    t.close(rotated, t.impl.sinusoidal(pos + k, d), scale=abs(pos) + abs(k), bound=2.0, label="M_k PE(pos)")
 
 
 @claim.probe

@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.helpers.strategies import frequencies, positions
+from checks.helpers.strategies import position_batches, with_frequencies
 from checks.helpers.tolerances import angle_scale
 
 SECTION = "3. sin 하나로는 부족하다"
@@ -69,17 +69,18 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS)
-@given(pos=positions(), omega=frequencies())
-def partner_shares_sin_not_cos(t, pos, omega):
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=with_frequencies(position_batches()))
+def partner_shares_sin_not_cos(t, at):
     """In the dtype, sin(ω p′) = sin(ω pos) and cos(ω p′) = −cos(ω pos) for p′ = π/ω − pos."""
+    pos, omega = np.asarray(at[0], dtype=np.float64), np.asarray(at[1])
     partner = math.pi / omega - pos
-    here = t.xp.array([pos]) * t.xp.array([omega])
-    there = t.xp.array([partner]) * t.xp.array([omega])
-    scale = angle_scale(max(abs(pos * omega), abs(partner * omega)))
-    t.close(t.xp.sin(there), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at the partner")
-    t.close(t.xp.cos(there), [-math.cos(omega * pos)], scale=scale, bound=2.0, label="cos at the partner")
-    t.close(t.xp.sin(here), [math.sin(omega * pos)], scale=scale, bound=2.0, label="sin at pos")
+    here = t.xp.array(pos) * t.xp.array(omega)
+    there = t.xp.array(partner) * t.xp.array(omega)
+    scale = angle_scale(np.maximum(np.abs(pos * omega), np.abs(partner * omega)))
+    t.close(t.xp.sin(there), np.sin(omega * pos), scale=scale, bound=2.0, label="sin at the partner")
+    t.close(t.xp.cos(there), -np.cos(omega * pos), scale=scale, bound=2.0, label="cos at the partner")
+    t.close(t.xp.sin(here), np.sin(omega * pos), scale=scale, bound=2.0, label="sin at pos")
 
 
 @claim.probe

@@ -8,7 +8,7 @@ from checks import FLOATS, Claim, Quote, decide
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.formulas import k, omega, pairs_sum, pos
 from checks.helpers.similarity import dot, dot_scale, sin_only
-from checks.helpers.strategies import d_models, offsets, positions
+from checks.helpers.strategies import d_models, position_offset_batches
 from checks.implementations.references import Reference, frequency_values
 
 SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
@@ -68,22 +68,23 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS)
-@given(pos=positions(), k=offsets(), d=d_models(even=True, high=128))
-def sin_only_norm_and_dot(t, pos, k, d):
-    rows = sin_only(t.ref, [0, pos, pos + k], d)
-    angles, shifted = pos * frequency_values(d), (pos + k) * frequency_values(d)
-    t.close(rows[0], np.zeros(d // 2), label="PE_sin(0)")
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=position_offset_batches(), d=d_models(even=True, high=128))
+def sin_only_norm_and_dot(t, at, d):
+    pos, k = at.T
+    rows = [sin_only(t.ref, positions, d) for positions in (np.zeros_like(pos), pos, pos + k)]
+    angles, shifted = (np.multiply.outer(ends, frequency_values(d)) for ends in (pos, pos + k))
+    t.close(rows[0], np.zeros((len(pos), d // 2)), label="PE_sin(0)")
     t.close(
         dot(t.impl, rows[1], rows[1]),
-        np.sum(1 - np.cos(2 * angles)) / 2,
+        np.sum(1 - np.cos(2 * angles), axis=-1) / 2,
         scale=dot_scale(d, pos, pos),
         bound=d / 2,
         label="‖PE_sin(pos)‖²",
     )
     t.close(
         dot(t.impl, rows[1], rows[2]),
-        np.sum(np.cos(shifted - angles) - np.cos(shifted + angles)) / 2,
+        np.sum(np.cos(shifted - angles) - np.cos(shifted + angles), axis=-1) / 2,
         scale=dot_scale(d, pos, pos + k),
         bound=float(d),
         label="PE_sin(pos)·PE_sin(pos+k)",

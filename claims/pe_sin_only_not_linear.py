@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
-from checks.helpers.strategies import frequencies, offsets, positions
+from checks.helpers.strategies import position_offset_batches, with_frequencies
 from checks.helpers.tolerances import angle_scale
 from checks.implementations.references import frequency_values
 
@@ -69,21 +69,22 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS)
-@given(pos=positions(), k=offsets(), w=frequencies())
-def mirror_shares_sin_not_shift(t, pos, k, w):
+@claim.check(dtypes=FLOATS, batched=True)
+@given(at=with_frequencies(position_offset_batches()))
+def mirror_shares_sin_not_shift(t, at):
+    (pos, k), w = np.asarray(at[0], dtype=np.float64).T, np.asarray(at[1])
     mirror = math.pi / w - pos
-    angles = t.xp.array([pos, mirror, pos + k, mirror + k]) * t.xp.array(w)
+    angles = t.xp.array(np.stack([pos, mirror, pos + k, mirror + k], axis=1)) * t.xp.array(w[:, None])
     s = t.xp.sin(angles)
     t.close(
-        s[0:2],
-        np.full(2, np.sin(w * pos)),
-        scale=angle_scale(w * max(abs(pos), abs(mirror))),
+        s[:, 0:2],
+        np.repeat(np.sin(w * pos)[:, None], 2, axis=1),
+        scale=angle_scale(w * np.maximum(np.abs(pos), np.abs(mirror))),
         bound=2.0,
         label="sin(ω pos), sin(ω pos′)",
     )
     t.close(
-        s[3] - s[2],
+        s[:, 3] - s[:, 2],
         -2 * np.sin(w * k) * np.cos(w * pos),
         scale=angle_scale(w * (pos + k), w * (mirror + k)),
         bound=4.0,

@@ -8,7 +8,7 @@ from hypothesis import given
 
 from checks import FLOATS, LOW_PRECISION, Claim, Quote
 from checks.helpers.encodings import table_in, table_rounded
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_pair_batches
 from checks.implementations.references import frequency_values
 
 claim = Claim(
@@ -85,16 +85,19 @@ def exact_distances(d: int, offsets: np.ndarray) -> np.ndarray:
     return np.sqrt(np.sum(4 * np.sin(angles / 2) ** 2, axis=1))
 
 
-@claim.check(dtypes=FLOATS)
-@given(p=positions(), q=positions(), d=d_models(even=True, high=128))
-def distance_matches_offset_formula(t, p, q, d):
-    """‖PE(p) − PE(q)‖ in the dtype matches √Σ(2 − 2cos ω_i(p − q)) > 0."""
-    q = q if q != p else p + 1
-    rows = t.xp.to_float64(t.impl.sinusoidal([p, q], d))
-    expected = exact_distances(d, np.array([float(q - p)]))
-    assert expected[0] > 0, f"PE({p}) = PE({q}) for d_model {d} in exact arithmetic"
-    distance = np.linalg.norm(rows[0] - rows[1], keepdims=True)
-    t.close(distance, expected, scale=math.sqrt(d) * max(p, q), bound=math.sqrt(2 * d), label="‖PE(p) − PE(q)‖")
+@claim.check(dtypes=FLOATS, batched=True)
+@given(pq=position_pair_batches(), d=d_models(even=True, high=128))
+def distance_matches_offset_formula(t, pq, d):
+    """‖PE(p) − PE(q)‖ in the dtype matches √Σ(2 − 2cos ω_i(p − q)) > 0 (q = p + 1 where the two were drawn equal)."""
+    p, q = pq.T
+    q = np.where(q == p, p + 1, q)
+    expected = exact_distances(d, (q - p).astype(np.float64))
+    row = int(np.argmin(expected))
+    assert expected[row] > 0, f"PE({p[row]}) = PE({q[row]}) for d_model {d} in exact arithmetic"
+    distance = np.linalg.norm(
+        t.xp.to_float64(t.impl.sinusoidal(p, d)) - t.xp.to_float64(t.impl.sinusoidal(q, d)), axis=1
+    )
+    t.close(distance, expected, scale=math.sqrt(d) * np.maximum(p, q), bound=math.sqrt(2 * d), label="‖PE(p) − PE(q)‖")
 
 
 def identical_rows(table: np.ndarray) -> np.ndarray:

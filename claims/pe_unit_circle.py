@@ -10,7 +10,7 @@ from hypothesis import given
 from checks import FLOATS, Claim, Quote
 from checks.helpers.encodings import clockwise_turn, table_in
 from checks.helpers.formulas import pair, pos
-from checks.helpers.strategies import d_models, positions
+from checks.helpers.strategies import d_models, position_batches
 from checks.implementations.references import frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
@@ -82,15 +82,16 @@ def _(p):
     p.decide(cross, -sp.sin(b - a), label="hand at a × hand at b = −sin(b − a): negative for 0 < b − a < π")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal")
-@given(pos=positions(), d=d_models(even=True, high=128))
+@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@given(pos=position_batches(), d=d_models(even=True, high=128))
 def hands_on_circle_turn_clockwise(t, pos, d):
     """Every pair of PE(pos) has x² + y² = 1, and the step to pos + 1 turns it clockwise by ω_i."""
-    rows = t.impl.sinusoidal([pos, pos + 1], d)
-    here = t.xp.to_float64(rows[0])
-    t.close(here[0::2] ** 2 + here[1::2] ** 2, np.ones(d // 2), scale=1.0, bound=1.0, label="x² + y²")
-    cosine, sine = clockwise_turn(rows[0], rows[1])
-    step = frequency_values(d)
+    rows, after = t.impl.sinusoidal(pos, d), t.impl.sinusoidal(pos + 1, d)
+    here = t.xp.to_float64(rows)
+    radii = here[:, 0::2] ** 2 + here[:, 1::2] ** 2
+    t.close(radii, np.ones_like(radii), scale=1.0, bound=1.0, label="x² + y²")
+    cosine, sine = clockwise_turn(rows, after)
+    step = np.broadcast_to(frequency_values(d), radii.shape)
     t.close(sine, np.sin(step), scale=pos + 1, bound=2.0, label="sin of the clockwise turn")
     t.close(cosine, np.cos(step), scale=pos + 1, bound=2.0, label="cos of the clockwise turn")
 

@@ -14,11 +14,12 @@ from checks.helpers.rope import (
     DEMO_M,
     DEMO_N,
     DEMO_Q,
+    additive_score_rows,
     additive_scores,
-    common_shifts,
+    common_shift_batches,
     rope_scores,
 )
-from checks.helpers.strategies import UNIT
+from checks.helpers.strategies import UNIT, Batch, as_batch
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -90,41 +91,51 @@ def _(p):
 
 
 @st.composite
-def attention_inputs(draw: st.DrawFn, high: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(content x and y as two rows, W_Q, W_K): entries in [−1, 1], one even d ≤ ``high``."""
+def attention_input_batches(draw: st.DrawFn, high: int = 8) -> tuple[Batch, Batch, Batch, Batch]:
+    """Rows (content x and y, W_Q, W_K, (m, n, s)): entries in [−1, 1], one even d ≤ ``high`` per batch, and a
+    common shift from ``common_shift_batches()``."""
+    shifts = draw(common_shift_batches())
     d = 2 * draw(st.integers(1, high // 2))
-    content = draw(arrays(np.float64, (2, d), elements=UNIT))
-    w_q, w_k = draw(arrays(np.float64, (2, d, d), elements=UNIT))
-    return content, w_q, w_k
+    content = draw(arrays(np.float64, (len(shifts), 2, d), elements=UNIT))
+    w_q, w_k = draw(arrays(np.float64, (2, len(shifts), d, d), elements=UNIT))
+    return as_batch(content), as_batch(w_q), as_batch(w_k), shifts
 
 
-def cross_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, before: np.ndarray, after: np.ndarray) -> float:
-    """score(m+s, n+s) − score(m, n) from the expansion, in float64.
+def bilinear_rows(left: np.ndarray, a: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """leftᵀ A right, row by row."""
+    return np.einsum("bi,bij,bj->b", left, a, right)
 
-    ``before`` and ``after`` are the PE rows at (m, n) and (m+s, n+s). Every term holds a PE
+
+def cross_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, before: np.ndarray, after: np.ndarray):
+    """score(m+s, n+s) − score(m, n) from the expansion, in float64, row by row.
+
+    ``before`` and ``after`` are the PE rows at (m, n) and (m+s, n+s), shape (rows, 2, d). Every term holds a PE
     at an absolute position; x·W·y, the only shift-free term, cancels.
     """
-    x, y = content
-    a = w_q.T @ w_k
-    moved = x @ a @ (after[1] - before[1]) + (after[0] - before[0]) @ a @ y
-    return float(moved + after[0] @ a @ after[1] - before[0] @ a @ before[1])
+    x, y = content[:, 0], content[:, 1]
+    a = np.einsum("bji,bjk->bik", w_q, w_k)
+    moved = bilinear_rows(x, a, after[:, 1] - before[:, 1]) + bilinear_rows(after[:, 0] - before[:, 0], a, y)
+    return moved + bilinear_rows(after[:, 0], a, after[:, 1]) - bilinear_rows(before[:, 0], a, before[:, 1])
 
 
-def magnitude(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> float:
-    """Σ_j (|W_Q|(|x| + 1))_j (|W_K|(|y| + 1))_j: the sum of |terms| of the score, as |PE| ≤ 1 entrywise."""
-    x, y = np.abs(content) + 1
-    return float((np.abs(w_q) @ x) @ (np.abs(w_k) @ y))
+def magnitude(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> np.ndarray:
+    """Σ_j (|W_Q|(|x| + 1))_j (|W_K|(|y| + 1))_j per row: the sum of |terms| of the score, as |PE| ≤ 1 entrywise."""
+    x, y = np.abs(content[:, 0]) + 1, np.abs(content[:, 1]) + 1
+    return np.sum(np.einsum("bij,bj->bi", np.abs(w_q), x) * np.einsum("bij,bj->bi", np.abs(w_k), y), axis=-1)
 
 
-@claim.check(dtypes=FLOATS)
-@given(inputs=attention_inputs(), shift=common_shifts())
-def shift_change_is_the_cross_terms(t, inputs, shift):
+@claim.check(dtypes=FLOATS, batched=True)
+@given(inputs=attention_input_batches())
+def shift_change_is_the_cross_terms(t, inputs):
     """The change under a common shift equals the cross terms, evaluated at the PE the dtype produced."""
-    content, w_q, w_k = (t.xp.to_float64(t.xp.array(v)) for v in inputs)
-    m, n, s = shift
+    content, w_q, w_k = (t.xp.to_float64(t.xp.array(np.asarray(v))) for v in inputs[:3])
+    m, n, s = inputs[3].T
     d = content.shape[-1]
-    before, after = (t.xp.to_float64(t.impl.sinusoidal(at, d)) for at in ([m, n], [m + s, n + s]))
-    scores = additive_scores(t.impl, content, w_q, w_k, [(m, n), (m + s, n + s)])
+    before, after = (
+        np.stack([t.xp.to_float64(t.impl.sinusoidal(at, d)) for at in ends], axis=1)
+        for ends in ((m, n), (m + s, n + s))
+    )
+    scores = [additive_score_rows(t.impl, content, w_q, w_k, m + step, n + step) for step in (0, s)]
     # the angles' rounding is in both sides (the dtype's PE); what remains is the arithmetic:
     # x + PE and length-d products, |error| ≤ γ_d Σ|terms| with γ_d ≈ d·u ≤ d·rtol
     scale = d * magnitude(content, w_q, w_k)

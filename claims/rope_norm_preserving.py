@@ -3,11 +3,10 @@
 import numpy as np
 import sympy as sp
 from hypothesis import given
-from hypothesis import strategies as st
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.formulas import i, omega, pairs_sum, rotation
-from checks.helpers.rope import query_key_pairs, rope_rows
+from checks.helpers.rope import query_key_batches, rope_rows
 
 claim = Claim(
     id="rope.norm-preserving",
@@ -26,7 +25,7 @@ claim = Claim(
     expect="proved",
 )
 
-POSITIONS = st.integers(0, 4096)
+LAST_POSITION = 4096
 """Any angle is a rotation, so the norm does not depend on how precisely pos · θ is formed:
 positions range past checks.tolerances.position_limit on purpose."""
 
@@ -46,10 +45,10 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="rope")
-@given(qk=query_key_pairs(high=64), m=POSITIONS, n=POSITIONS)
-def rotation_keeps_lengths(t, qk, m, n):
-    stored = t.xp.to_float64(t.xp.array(np.stack(qk)))
-    rotated = rope_rows(t.impl, stored, [m, n])
-    for name, before, after in zip(("‖R(mθ)q‖", "‖R(nθ)k‖"), stored, rotated, strict=True):
-        t.close(np.linalg.norm(after), np.linalg.norm(before), label=name)
+@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@given(qk=query_key_batches(high=64, maximum=LAST_POSITION, exact=True))
+def rotation_keeps_lengths(t, qk):
+    for name, rows, at in (("‖R(mθ)q‖", qk[0], qk[2][:, 0]), ("‖R(nθ)k‖", qk[1], qk[2][:, 1])):
+        stored = t.xp.to_float64(t.xp.array(np.asarray(rows)))
+        rotated = rope_rows(t.impl, stored, at.tolist())
+        t.close(np.linalg.norm(rotated, axis=-1), np.linalg.norm(stored, axis=-1), label=name)

@@ -6,7 +6,7 @@ from hypothesis import given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.formulas import omega, rotation
-from checks.helpers.strategies import positions, vectors
+from checks.helpers.strategies import vector_batches
 from checks.implementations.base import is_reference, missing
 from checks.implementations.fingerprint import pair_order, pairing_name, probing, rotated_dimensions
 from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED, rope_layout, to_interleaved
@@ -83,26 +83,28 @@ def permutations_found(r):
     )
 
 
-def half_split_formula(t, x: np.ndarray, m: int) -> np.ndarray:
-    """x·cos + rotate_half(x)·sin built directly in the run's backend and dtype (no pairs, no permutation)."""
-    angles = t.ref.angles([m], len(x))
-    cos, sin = (t.xp.to_float64(f(angles))[0] for f in (t.xp.cos, t.xp.sin))
-    half = len(x) // 2
-    rotated_half = np.concatenate([-x[half:], x[:half]])
+def half_split_formula(t, x: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """x·cos + rotate_half(x)·sin built directly in the run's backend and dtype (no pairs, no permutation), each
+    row x at its position m."""
+    angles = t.ref.angles(m, x.shape[-1])
+    cos, sin = (t.xp.to_float64(f(angles)) for f in (t.xp.cos, t.xp.sin))
+    half = x.shape[-1] // 2
+    rotated_half = np.concatenate([-x[:, half:], x[:, :half]], axis=-1)
     return x * np.tile(cos, 2) + rotated_half * np.tile(sin, 2)
 
 
-@claim.check(dtypes=FLOATS, uses="rope")
-@given(x=vectors(16), m=positions())
-def agrees_after_permutation(t, x, m):
+@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@given(xm=vector_batches(16))
+def agrees_after_permutation(t, xm):
     """An implementation equals the interleaved reference placed in its layout: its declared pairs, over the
     dimensions it rotates (for the reference: the half-split formula against the permuted reference)."""
+    x, m = np.asarray(xm[0]), np.asarray(xm[1])
     if t.run.reference:
-        layout, mine = rope_layout(len(x), HALF_SPLIT), half_split_formula(t, x, m)
+        layout, mine = rope_layout(x.shape[-1], HALF_SPLIT), half_split_formula(t, x, m)
     else:
-        layout = t.impl.rope_layout(len(x))
-        mine = t.xp.to_float64(t.impl.rope(t.xp.array(x[None, :]), [m]))[0]
-    expected = layout.apply(x, lambda part: t.xp.to_float64(t.ref.rope(t.xp.array(part[None, :]), [m]))[0])
+        layout = t.impl.rope_layout(x.shape[-1])
+        mine = t.xp.to_float64(t.impl.rope(t.xp.array(x), m.tolist()))
+    expected = layout.apply(x, lambda part: t.xp.to_float64(t.ref.rope(t.xp.array(part), m.tolist())))
     t.close(
-        mine, expected, scale=float(np.linalg.norm(x)) * (1 + m), label="rotation vs permuted interleaved reference"
+        mine, expected, scale=np.linalg.norm(x, axis=-1) * (1 + m), label="rotation vs permuted interleaved reference"
     )

@@ -13,12 +13,12 @@ from checks.helpers.rope import (
     DEMO_N,
     DEMO_Q,
     DEMO_SHIFT,
-    common_shifts,
-    query_key_pairs,
+    query_key_batches,
+    rope_score_rows,
     rope_scores,
     score_scale,
 )
-from checks.helpers.strategies import positions
+from checks.helpers.strategies import as_batch
 from checks.implementations.references import Reference, frequency_values
 
 claim = Claim(
@@ -88,32 +88,34 @@ def _(p):
     )
 
 
-def relative_score(q: np.ndarray, key: np.ndarray, distance: int) -> float:
-    """qᵀ R(distance · θ) k in float64, pair by pair."""
-    angles = distance * frequency_values(q.shape[-1])
+def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
+    """qᵀ R(distance · θ) k in float64, pair by pair (row by row for rows of q and k with one distance each)."""
+    angles = np.multiply.outer(distance, frequency_values(q.shape[-1]))
     c, s = np.cos(angles), np.sin(angles)
-    q0, q1, k0, k1 = q[0::2], q[1::2], key[0::2], key[1::2]
-    return float(np.sum(q0 * (c * k0 - s * k1) + q1 * (s * k0 + c * k1)))
+    q0, q1, k0, k1 = q[..., 0::2], q[..., 1::2], key[..., 0::2], key[..., 1::2]
+    return np.sum(q0 * (c * k0 - s * k1) + q1 * (s * k0 + c * k1), axis=-1)
 
 
-@claim.check(dtypes=FLOATS, uses="rope")
-@given(qk=query_key_pairs(high=32), m=positions(), n=positions())
-def score_sees_only_distance(t, qk, m, n):
-    q, key = qk
-    (rotated,) = rope_scores(t.impl, q, key, [(m, n)])
-    layout = t.impl.rope_layout(len(q))  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
-    q_in, key_in, turned = q[layout.order], key[layout.order], layout.rotated
-    expected = relative_score(q_in[:turned], key_in[:turned], n - m) + float(q_in[turned:] @ key_in[turned:])
+@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@given(qk=query_key_batches(high=32))
+def score_sees_only_distance(t, qk):
+    q, key, (m, n) = qk[0], qk[1], qk[2].T
+    rotated = rope_score_rows(t.impl, q, key, m, n)
+    layout = t.impl.rope_layout(
+        q.shape[1]
+    )  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
+    q_in, key_in, turned = q[:, layout.order], key[:, layout.order], layout.rotated
+    kept = np.sum(q_in[:, turned:] * key_in[:, turned:], axis=-1)
+    expected = relative_score(q_in[:, :turned], key_in[:, :turned], n - m) + kept
     t.close(rotated, expected, scale=score_scale(q, key, [m, n]), label="RoPE score")
 
 
-@claim.check(dtypes=FLOATS, uses="rope")
-@example(qk=(DEMO_Q, DEMO_KEY), shift=(DEMO_M, DEMO_N, DEMO_SHIFT))
-@given(qk=query_key_pairs(high=32), shift=common_shifts())
-def common_shift_keeps_score(t, qk, shift):
-    q, key = qk
-    m, n, s = shift
-    before, after = rope_scores(t.impl, q, key, [(m, n), (m + s, n + s)])
+@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@example(qks=(as_batch([DEMO_Q]), as_batch([DEMO_KEY]), as_batch([[DEMO_M, DEMO_N, DEMO_SHIFT]])))
+@given(qks=query_key_batches(high=32, shifted=True))
+def common_shift_keeps_score(t, qks):
+    q, key, (m, n, s) = qks[0], qks[1], qks[2].T
+    before, after = (rope_score_rows(t.impl, q, key, m + step, n + step) for step in (0, s))
     t.close(after, before, scale=score_scale(q, key, [m, n, m + s, n + s]), label="score after the shift")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,8 +11,8 @@ from hypothesis.errors import FlakyFailure
 from checks.engine.harness import _message
 from checks.evidence.check import CheckRun
 from checks.helpers.current import CurrentRun, running
-from checks.helpers.rope import common_shifts
-from checks.helpers.strategies import d_models, position_and_offset
+from checks.helpers.rope import common_shift_batches
+from checks.helpers.strategies import d_models, position_and_offset, position_offset_batches
 from checks.implementations.base import ImplementationFailure, declaration_error
 from checks.implementations.domain import Domain, DomainError
 from checks.implementations.mutants import MUTANTS, python_name
@@ -84,8 +85,16 @@ def test_derived_positions_are_drawn_inside_the_declared_positions(data):
         assert pos - k >= 0 and pos + k <= 4095
         pos, other, k = data.draw(position_and_offset(starts=2))
         assert min(pos, other) + k >= 0 and max(pos, other) + k <= 4095
-        m, n, s = data.draw(common_shifts())
-        assert min(m, n) + s >= 0 and max(m, n) + s <= 4095
+
+    with running(CurrentRun("float64", DOCUMENT_TABLE, batch=100)):
+        pos, k = data.draw(position_offset_batches()).T
+        assert (pos + k >= 0).all() and (pos + k <= 4095).all() and len(set(pos.tolist())) == len(pos)
+        pos, k = data.draw(position_offset_batches(both_ways=True)).T
+        assert (pos - k >= 0).all() and (pos + k <= 4095).all()
+        pos, other, k = data.draw(position_offset_batches(starts=2)).T
+        assert (np.minimum(pos, other) + k >= 0).all() and (np.maximum(pos, other) + k <= 4095).all()
+        m, n, s = data.draw(common_shift_batches()).T
+        assert (np.minimum(m, n) + s >= 0).all() and (np.maximum(m, n) + s <= 4095).all()
 
 
 @given(st.data())

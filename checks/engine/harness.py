@@ -5,17 +5,19 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from hypothesis import Phase, settings
+from hypothesis import Phase, assume, settings
 from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
 from checks.evidence.check import Check, CheckRun
 from checks.helpers.backends import BACKENDS, Backend
 from checks.helpers.current import CurrentRun, running
 from checks.helpers.devices import available_devices
+from checks.helpers.strategies import Batch
 from checks.helpers.tolerances import Tolerance, tolerance
 from checks.implementations.base import Implementation, backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach
@@ -28,8 +30,45 @@ class VacuousTolerance(RuntimeError):
     """The tolerance is as wide as the quantity's range: the comparison could not fail."""
 
 
+class BatchShapeError(TypeError):
+    """A batched check compared values that do not have one row per example."""
+
+
+def _batch_parts(value: Any) -> tuple[Batch, ...]:
+    """The Batches a drawn value holds: itself, or the members of a tuple of Batches (rows of q, k and positions)."""
+    if isinstance(value, Batch):
+        return (value,)
+    if isinstance(value, tuple) and value and all(isinstance(part, Batch) for part in value):
+        return value
+    return ()
+
+
+def _row_of(value: Any, row: int) -> Any:
+    """One example of a drawn value: row ``row`` of each Batch in it, the value itself when it holds none."""
+    parts = _batch_parts(value)
+    if not parts:
+        return value
+    rows = tuple(part[row].tolist() for part in parts)
+    return rows[0] if isinstance(value, Batch) else rows
+
+
+def _key(value: Any) -> Hashable:
+    """A value as a set member: what makes two examples the same input."""
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
 class Trial:
-    """The ``t`` a check receives: backend, implementation, tolerance, recorder."""
+    """The ``t`` a check receives: backend, implementation, tolerance, recorder.
+
+    In a batched check (an example holding a ``Batch``) every comparison is made row by row, one row per example:
+    each row gets the tolerance at its own magnitude and scale, and the row with the worst ratio is the worst input.
+    """
 
     def __init__(self, run: CheckRun, xp: Backend, adapter: Any, domain: Domain | None = None) -> None:
         self.run = run
@@ -41,52 +80,109 @@ class Trial:
         self.device, self.dtype = run.device, run.dtype
         self.tolerance: Tolerance = tolerance(run.dtype)
         self._example: dict[str, Any] = {}
+        self._rows: int | None = None
+        self._row: int | None = None
+        self._index = np.zeros(0, dtype=np.int64)
+        """Which row of the drawn batch each row a comparison takes stands for (Trial.keep drops some)."""
+        self._fresh: list[Hashable] = []
+        """The inputs of the current batch not seen before, by row (None for a repeat)."""
+        self._seen: set[Hashable] = set()
+        self.batched = False
+        """Whether any example held a Batch."""
         self._worst_ratio = -math.inf
 
     def begin(self, example: dict[str, Any]) -> None:
-        self.run.examples += 1
-        self._example = example
+        """A new example (a batch of them in a batched check): the run counts the distinct inputs it has seen."""
+        self._example, self._row = example, None
+        batches = {name: parts for name, value in example.items() if (parts := _batch_parts(value))}
+        lengths = {len(part) for parts in batches.values() for part in parts}
+        if len(lengths) > 1:
+            raise BatchShapeError(f"batches of different lengths {sorted(lengths)} in one example")
+        self._rows = lengths.pop() if lengths else None
+        self.batched |= self._rows is not None
+        fixed = tuple(_key(value) for name, value in example.items() if name not in batches and name != "t")
+        if self._rows is None:
+            self._seen.add(fixed)
+        else:
+            self._index = np.arange(self._rows)
+            columns = [[row.tobytes() for row in part] for parts in batches.values() for part in parts]
+            keys = [(fixed, *row) for row in zip(*columns, strict=True)]
+            self._fresh = [None if key in self._seen else key for key in keys]
+            self._seen.update(keys)
+        self.run.examples = len(self._seen)
+
+    def keep(self, rows: object) -> None:
+        """An ``assume`` per example of a batch: only the rows where ``rows`` is true count as examples, and later
+        comparisons take one row per kept example. Outside a batch it is ``assume(rows)``; a batch with no row
+        kept is rejected as a whole."""
+        kept = np.asarray(rows, dtype=bool)
+        if self._rows is None:
+            assume(bool(kept.all()))
+            return
+        if kept.shape != (self._rows,):
+            raise BatchShapeError(f"keep: {kept.shape} flags for a batch of {self._rows}")
+        self._seen.difference_update(key for key, stays in zip(self._fresh, kept, strict=True) if key and not stays)
+        self._fresh = [key for key, stays in zip(self._fresh, kept, strict=True) if stays]
+        self._index, self._rows = self._index[kept], int(kept.sum())
+        self.run.examples = len(self._seen)
+        assume(self._rows > 0)
 
     @property
     def _input(self) -> dict[str, str]:
-        """The current example as text: written only when a message or the worst case needs it (repr of an array
-        costs more than many a check's arithmetic)."""
-        return {name: repr(value) for name, value in self._example.items() if not isinstance(value, Trial)}
+        """The current example as text, the row at fault alone in a batch: written only when a message or the worst
+        case needs it (repr of an array costs more than many a check's arithmetic)."""
+        return {
+            name: repr(value if self._row is None else _row_of(value, int(self._index[self._row])))
+            for name, value in self._example.items()
+            if not isinstance(value, Trial)
+        }
 
     @property
     def current_input(self) -> dict[str, str]:
         return self._input
+
+    def _by_row(self, values: np.ndarray, label: str) -> np.ndarray:
+        """``values`` as (examples, entries): one row per example of the batch, one row in all outside a batch."""
+        if self._rows is None:
+            return values.reshape(1, -1)
+        if values.ndim == 0 or values.shape[0] != self._rows:
+            raise BatchShapeError(
+                f"{label}: a batched check compares one row per example; got shape {values.shape} "
+                f"for a batch of {self._rows}"
+            )
+        return values.reshape(self._rows, -1)
 
     def close(
         self,
         actual: object,
         expected: object,
         *,
-        scale: float = 0.0,
+        scale: object = 0.0,
         bound: float | None = None,
         label: str = "values",
     ) -> None:
-        """Assert max |actual − expected| ≤ atol + rtol · max(|expected|, scale).
+        """Assert max |actual − expected| ≤ atol + rtol · max(|expected|, scale), per example.
 
-        ``scale`` is the size of the arguments the computation rounds (an angle);
+        ``scale`` is the size of the arguments the computation rounds (an angle; one per row in a batch);
         ``bound`` is the range of the compared quantity: a tolerance that wide
         would make the comparison vacuous, so it raises instead.
         """
         got, want = self.xp.to_float64(actual), self.xp.to_float64(expected)
         if got.shape != want.shape:
             raise AssertionError(f"{label}: shape {got.shape} != expected {want.shape}")
+        want = self._by_row(want, label)
         allowed = self._allowed(want, scale, bound, label)
-        error = float(np.max(np.abs(got - want), initial=0.0)) if got.size else 0.0
-        error = math.inf if math.isnan(error) else error
-        self._track(error / allowed, error, allowed)
-        if not error <= allowed:
+        errors = np.max(np.abs(got.reshape(want.shape) - want), axis=1, initial=0.0)
+        errors[np.isnan(errors)] = math.inf
+        row = self._track(errors / allowed, errors, allowed)
+        if not errors[row] <= allowed[row]:
             raise AssertionError(
-                f"{label}: max error {error:.3g} > tolerance {allowed:.3g} "
+                f"{label}: max error {errors[row]:.3g} > tolerance {allowed[row]:.3g} "
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
     def at_most(
-        self, value: object, limit: object, *, scale: float = 0.0, bound: float | None = None, label: str = "value"
+        self, value: object, limit: object, *, scale: object = 0.0, bound: float | None = None, label: str = "value"
     ) -> None:
         """Assert value ≤ limit + tolerance, elementwise (a one-sided bound; the excess is the error).
 
@@ -94,15 +190,18 @@ class Trial:
         is where it happened. ``scale`` and ``bound`` as for ``close``.
         """
         got, top = np.broadcast_arrays(self.xp.to_float64(value), self.xp.to_float64(limit))
+        top = self._by_row(top, label)
         allowed = self._allowed(top, scale, bound, label)
-        gaps = top - got
-        gap = -math.inf if np.isnan(gaps).any() else float(np.min(gaps, initial=math.inf))
-        excess = max(-gap, 0.0)
-        if self._track(1.0 - gap / allowed, excess, allowed) or self.run.closest is None:
-            self.run.closest = gap
-        if not excess <= allowed:
+        gaps = np.min(top - got.reshape(top.shape), axis=1, initial=math.inf)
+        gaps[np.isnan(gaps)] = -math.inf
+        excess = np.maximum(-gaps, 0.0)
+        worst = self._worst_ratio
+        row = self._track(1.0 - gaps / allowed, excess, allowed)
+        if self._worst_ratio > worst or self.run.closest is None:
+            self.run.closest = float(gaps[row])
+        if not excess[row] <= allowed[row]:
             raise AssertionError(
-                f"{label}: exceeds its limit by {excess:.3g} > tolerance {allowed:.3g} "
+                f"{label}: exceeds its limit by {excess[row]:.3g} > tolerance {allowed[row]:.3g} "
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
@@ -110,17 +209,19 @@ class Trial:
         """Whether this dtype's tolerance at max(|expected|, scale) is narrower than ``bound``: whether a comparison
         there could fail. A check ``assume``s it where rounding can cover a quantity's whole range (an example
         that would only raise VacuousTolerance carries no evidence either way)."""
-        return self._tolerance_at(self.xp.to_float64(expected), scale) < bound
+        magnitude = max(float(np.max(np.abs(self.xp.to_float64(expected)), initial=0.0)), abs(scale))
+        return self.tolerance.at(magnitude) < bound
 
-    def _tolerance_at(self, reference: np.ndarray, scale: float) -> float:
-        return self.tolerance.at(max(float(np.max(np.abs(reference), initial=0.0)), abs(scale)))
-
-    def _allowed(self, reference: np.ndarray, scale: float, bound: float | None, label: str) -> float:
-        """The tolerance at max(|reference|, scale); VacuousTolerance when it is as wide as ``bound``."""
-        allowed = self._tolerance_at(reference, scale)
-        if bound is not None and allowed >= bound:
+    def _allowed(self, reference: np.ndarray, scale: object, bound: float | None, label: str) -> np.ndarray:
+        """The tolerance of each row at max(|reference row|, its scale); VacuousTolerance when one is as wide as
+        ``bound``."""
+        rows = reference.shape[0]
+        scales = np.broadcast_to(np.abs(np.asarray(scale, dtype=np.float64)).reshape(-1), (rows,))
+        allowed = self.tolerance.at(np.maximum(np.max(np.abs(reference), axis=1, initial=0.0), scales))
+        if bound is not None and (allowed >= bound).any():
+            self._row = int(np.argmax(allowed))
             raise VacuousTolerance(
-                f"{label}: tolerance {allowed:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
+                f"{label}: tolerance {allowed[self._row]:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
                 "narrow the inputs for this dtype (see checks.tolerances.position_limit)"
             )
         return allowed
@@ -128,35 +229,42 @@ class Trial:
     def equal(self, actual: object, expected: object, *, label: str = "values") -> None:
         """Assert exact equality (counts, shapes, integers): the tolerance is zero."""
         got, want = np.asarray(actual), np.asarray(expected)
-        error = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)), initial=0.0))
-        self._track(error, error, 0.0)
-        if got.shape != want.shape or error:
+        if got.shape != want.shape:
             raise AssertionError(f"{label}: {got.tolist()} != {want.tolist()} at {self._input}")
+        want = self._by_row(want.astype(np.float64), label)
+        errors = np.max(np.abs(got.astype(np.float64).reshape(want.shape) - want), axis=1, initial=0.0)
+        row = self._track(errors, errors, np.zeros_like(errors))
+        if errors[row]:
+            raise AssertionError(f"{label}: {got.tolist()} != {want.reshape(got.shape).tolist()} at {self._input}")
 
-    def differ(self, actual: object, other: object, *, scale: float = 0.0, label: str = "values") -> None:
-        """Assert max |actual − other| exceeds the tolerance: the two are told apart in this dtype.
+    def differ(self, actual: object, other: object, *, scale: object = 0.0, label: str = "values") -> None:
+        """Assert max |actual − other| exceeds the tolerance, per example: the two are told apart in this dtype.
 
         Recorded as the inverse margin (tolerance / difference), so the worst case is the closest call.
         """
         got, away = self.xp.to_float64(actual), self.xp.to_float64(other)
-        magnitude = max(float(np.max(np.abs(away), initial=0.0)), abs(scale))
-        allowed = self.tolerance.at(magnitude)
-        difference = float(np.max(np.abs(got - away), initial=0.0))
-        self._track(allowed / difference if difference else math.inf, difference, allowed)
-        if not difference > allowed:
+        away = self._by_row(away, label)
+        allowed = self._allowed(away, scale, None, label)
+        differences = np.max(np.abs(got.reshape(away.shape) - away), axis=1, initial=0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = np.where(differences > 0, allowed / differences, math.inf)
+        row = self._track(ratios, differences, allowed)
+        if not differences[row] > allowed[row]:
             raise AssertionError(
-                f"{label}: difference {difference:.3g} is within tolerance {allowed:.3g} "
+                f"{label}: difference {differences[row]:.3g} is within tolerance {allowed[row]:.3g} "
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
-    def _track(self, ratio: float, error: float, allowed: float) -> bool:
-        """Keep the example with the largest ratio as the run's worst; True when this one is."""
-        if ratio > self._worst_ratio:
-            self._worst_ratio = ratio
-            self.run.max_error, self.run.tolerance = error, allowed
+    def _track(self, ratios: np.ndarray, errors: np.ndarray, allowed: np.ndarray) -> int:
+        """The row with the largest ratio (the one a comparison reports); kept as the run's worst when it beats
+        every earlier example."""
+        row = int(np.argmax(ratios))
+        self._row = row if self._rows is not None else None
+        if ratios[row] > self._worst_ratio:
+            self._worst_ratio = float(ratios[row])
+            self.run.max_error, self.run.tolerance = float(errors[row]), float(allowed[row])
             self.run.worst_input = self.current_input
-            return True
-        return False
+        return row
 
 
 def run_check(check: Check) -> list[CheckRun]:
@@ -247,9 +355,14 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
     attempt = Attempt(trial)
     test = check.test
     inner, kept = test.hypothesis.inner_test, test._hypothesis_internal_use_settings
-    if not shrink:
-        phases = [phase for phase in kept.phases if phase not in (Phase.shrink, Phase.explain)]
-        test._hypothesis_internal_use_settings = settings(kept, phases=phases)
+    batch = batch_size(kept.max_examples) if check.batched else 1
+    # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
+    # thousands of calls
+    shrink = shrink and batch == 1
+    phases = [phase for phase in kept.phases if shrink or phase not in (Phase.shrink, Phase.explain)]
+    test._hypothesis_internal_use_settings = settings(
+        kept, phases=phases, max_examples=math.ceil(kept.max_examples / batch)
+    )
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         trial.begin(kwargs)
@@ -263,8 +376,10 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
 
     test.hypothesis.inner_test = recording
     try:
-        with running(CurrentRun(run.dtype, domain)):
+        with running(CurrentRun(run.dtype, domain, batch)):
             test(trial)
+        if check.batched and not trial.batched and run.examples:
+            raise BatchShapeError(f"{check.name} is declared batched=True but its examples hold no Batch")
     except Unsatisfiable:
         attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe()})"
     except Exception as failure:
@@ -273,6 +388,16 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
     finally:
         test.hypothesis.inner_test, test._hypothesis_internal_use_settings = inner, kept
     return attempt
+
+
+BATCHED_TEST_CASES = 100
+"""Hypothesis test cases a batched check runs when its profile asks for more examples than that."""
+
+
+def batch_size(max_examples: int) -> int:
+    """Examples per test case of a batched check: 1 under dev and ci (each test case one example, as unbatched),
+    max_examples // 100 under thorough (100 test cases of 100 examples: 10,000, drawn distinct in each batch)."""
+    return max(1, max_examples // BATCHED_TEST_CASES)
 
 
 SUB_DOMAIN_TRIES = 3

@@ -61,6 +61,7 @@ class Check(RunEvidence):
         backends: tuple[str, ...],
         devices: tuple[str, ...],
         uses: str | None,
+        batched: bool = False,
     ) -> None:
         self.name, self.test, self.dtypes, self.backends, self.devices, self.uses = (
             name,
@@ -70,6 +71,7 @@ class Check(RunEvidence):
             devices,
             uses,
         )
+        self.batched = batched
 
     @classmethod
     def declare(
@@ -79,6 +81,7 @@ class Check(RunEvidence):
         backends: tuple[str, ...] = BACKENDS,
         devices: tuple[str, ...] = DEVICES,
         uses: str | None = None,
+        batched: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorate a ``@given`` test ``def _(t, ...)``, run on every device and dtype.
 
@@ -86,6 +89,9 @@ class Check(RunEvidence):
         ``uses="rope"`` (or "sinusoidal", "attention") the check concerns an implementation: it runs
         against every registered implementation offering that capability; only the references'
         runs decide the verdict, the others fill the claims × implementations matrix.
+
+        ``batched=True``: the property draws a ``Batch`` (checks.helpers.strategies.position_batches) and compares
+        one row per example; under thorough each of its 100 test cases holds 100 examples (checks.engine.harness).
         """
         unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *CAPABILITIES})
         if unknown:
@@ -95,7 +101,7 @@ class Check(RunEvidence):
             if not hasattr(test, "hypothesis"):
                 raise TypeError(f"{claim.id}: a check must be decorated with @given first")
             name = name_of(test, len(claim.declared(cls)))
-            claim.add(cls(name, test, tuple(dtypes), tuple(backends), tuple(devices), uses))
+            claim.add(cls(name, test, tuple(dtypes), tuple(backends), tuple(devices), uses, batched))
             return test
 
         return register

@@ -1,4 +1,5 @@
-"""The run in progress, as strategies see it: its dtype and the domain the implementation under test declares.
+"""The run in progress, as strategies see it: its dtype, the domain the implementation under test declares and
+how many examples a batch strategy draws per Hypothesis test case.
 
 The engine's harness sets it around each run of a check; strategies read it (helpers never import
 the engine, the engine imports this).
@@ -19,6 +20,8 @@ class CurrentRun:
     dtype: str
     domain: Domain = field(default_factory=Domain)
     """What the implementation under test takes (positions, d_model): strategies draw inside it."""
+    batch: int = 1
+    """Examples per test case in a batched check (checks.helpers.strategies.position_batches); 1 elsewhere."""
 
     @property
     def max_position(self) -> int | None:

@@ -36,6 +36,12 @@ def table_rounded(dtype: str, positions: Sequence[float] | np.ndarray, d_model: 
     return rounded(table_in("float64", positions, d_model), dtype)
 
 
+def shifted_rows(reference: Reference, rows: Array, shifts: np.ndarray) -> Array:
+    """M_k PE for each row of PE with its own shift k, in the reference's backend and dtype (M_k: shift_matrix)."""
+    matrices = reference.xp.stack([reference.shift_matrix(k, rows.shape[-1]) for k in shifts.tolist()])
+    return (matrices @ rows[:, :, None])[:, :, 0]
+
+
 def clockwise_turn(before: Array, after: Array) -> tuple[Array, Array]:
     """(cos φ, sin φ) of the clockwise angle φ from each hand in ``before`` to the one in ``after``.
 

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from checks.helpers.current import current_run
-from checks.helpers.strategies import UNIT, d_models, position_bound, positions
+from checks.helpers.strategies import (
+    UNIT,
+    Batch,
+    as_batch,
+    d_models,
+    position_bound,
+    position_pair_batches,
+)
 from checks.implementations.references import Reference
 from checks.verdicts import Verdict, most_severe
 
@@ -30,27 +37,44 @@ DEMO_Q, DEMO_KEY = np.array([1.0, 0.25]), np.array([0.5, 1.0])
 """The document prints no demo vectors; any 2-d q, k serve (for d = 2, RoPE's θ is 10000⁰ = 1)."""
 
 
+def _rope_width(draw: st.DrawFn, high: int) -> int:
+    """An even d ≤ ``high``, inside the implementation's declared d_model when it declares one."""
+    run = current_run()
+    if run is not None and (run.domain.min_d_model or run.domain.d_models or run.domain.excluded_d_models):
+        return draw(d_models(even=True, low=2, high=high))
+    return 2 * draw(st.integers(1, high // 2))
+
+
 @st.composite
 def query_key_pairs(draw: st.DrawFn, high: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """(q, k): two float64 vectors with entries in [−1, 1] of one even length d ≤ ``high`` (inside the
     implementation's declared d_model, when it declares one)."""
-    run = current_run()
-    if run is not None and (run.domain.min_d_model or run.domain.d_models or run.domain.excluded_d_models):
-        d_model = draw(d_models(even=True, low=2, high=high))
-    else:
-        d_model = 2 * draw(st.integers(1, high // 2))
-    both = draw(arrays(np.float64, (2, d_model), elements=UNIT))
+    both = draw(arrays(np.float64, (2, _rope_width(draw, high)), elements=UNIT))
     return both[0], both[1]
 
 
 @st.composite
-def common_shifts(draw: st.DrawFn) -> tuple[int, int, int]:
-    """(m, n, s) with m, n, m + s and n + s all within the run's positions (checks.strategies.position_bound)."""
+def query_key_batches(
+    draw: st.DrawFn, high: int = 16, maximum: int | None = None, exact: bool = False, shifted: bool = False
+) -> tuple[Batch, Batch, Batch]:
+    """(q, k, at) for a batched check: rows of queries and keys as ``query_key_pairs(high)`` draws them (one d per
+    batch), each with its positions: (m, n) from ``position_pair_batches(maximum, exact=exact)``, or (m, n, s) from
+    ``common_shift_batches()`` when ``shifted``."""
+    at = draw(common_shift_batches() if shifted else position_pair_batches(maximum, exact=exact))
+    both = draw(arrays(np.float64, (2, len(at), _rope_width(draw, high)), elements=UNIT))
+    return as_batch(both[0]), as_batch(both[1]), at
+
+
+@st.composite
+def common_shift_batches(draw: st.DrawFn) -> Batch:
+    """Rows (m, n, s): m, n from ``position_pair_batches()`` and a shift s that keeps m + s and n + s within the
+    run's positions (checks.helpers.strategies.position_bound)."""
     limit, run = position_bound(), current_run()
     lowest = run.domain.min_position if run is not None and run.domain.min_position is not None else 0
-    m, n = draw(positions()), draw(positions())
-    shift = draw(st.integers(lowest - min(m, n), limit - max(m, n)))
-    return m, n, shift
+    m, n = np.asarray(draw(position_pair_batches())).T
+    low, high = lowest - np.minimum(m, n), limit - np.maximum(m, n)
+    raw = draw(arrays(np.int64, len(m), elements=st.integers(0, 2 * limit)))
+    return as_batch(np.stack([m, n, low + raw % (high - low + 1)], axis=1))
 
 
 def rope_rows(impl: Reference, rows: np.ndarray, at: list[int]) -> np.ndarray:
@@ -58,34 +82,52 @@ def rope_rows(impl: Reference, rows: np.ndarray, at: list[int]) -> np.ndarray:
     return impl.xp.to_float64(impl.rope(impl.xp.array(rows), at))
 
 
+def rope_score_rows(impl: Reference, q: np.ndarray, key: np.ndarray, m: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """(R(m_j θ)q_j)·(R(n_j θ)k_j) for each row j, all rotations in one backend call; dot products in float64."""
+    rows = np.stack([q, key], axis=1).reshape(-1, q.shape[-1])
+    rotated = rope_rows(impl, rows, np.stack([m, n], axis=1).reshape(-1).tolist())
+    return np.sum(rotated[0::2] * rotated[1::2], axis=-1)
+
+
 def rope_scores(impl: Reference, q: np.ndarray, key: np.ndarray, pairs: list[tuple[int, int]]) -> list[float]:
-    """(R(mθ)q)·(R(nθ)k) for each (m, n), all rotations in one backend call; dot products in float64."""
-    rows = np.stack([v for _ in pairs for v in (q, key)])
-    rotated = rope_rows(impl, rows, [p for pair in pairs for p in pair])
-    return [float(rotated[2 * j] @ rotated[2 * j + 1]) for j in range(len(pairs))]
+    """(R(mθ)q)·(R(nθ)k) for each (m, n) (rope_score_rows with one q and k)."""
+    m, n = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    return rope_score_rows(impl, np.tile(q, (len(m), 1)), np.tile(key, (len(m), 1)), m, n).tolist()
 
 
-def additive_scores(
-    impl: Reference, content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, pairs: list[tuple[int, int]]
-) -> list[float]:
-    """(x + PE(m))ᵀ W_Qᵀ W_K (y + PE(n)) for each (m, n); content = (x, y).
+def additive_score_rows(
+    impl: Reference, content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, m: np.ndarray, n: np.ndarray
+) -> np.ndarray:
+    """(x_j + PE(m_j))ᵀ W_Q,jᵀ W_K,j (y_j + PE(n_j)) for each row j; content[j] = (x_j, y_j).
 
     The sum x + PE, the sinusoidal PE and both projections run in the implementation's
     backend and dtype (projections as broadcast products summed in the dtype: torch's CPU
     matmul in float16/bfloat16 takes milliseconds per tiny call); the final dot product of
     the projected query and key is taken in float64.
     """
-    xp = impl.xp
-    at = [p for pair in pairs for p in pair]
-    tokens = xp.array(np.stack([row for _ in pairs for row in content])) + impl.sinusoidal(at, content.shape[-1])
-    queries = xp.to_float64(xp.sum(tokens[0::2, None, :] * xp.array(w_q)[None], axis=-1))
-    keys = xp.to_float64(xp.sum(tokens[1::2, None, :] * xp.array(w_k)[None], axis=-1))
-    return [float(q @ k) for q, k in zip(queries, keys, strict=True)]
+    xp, d = impl.xp, content.shape[-1]
+    query_in, key_in = (xp.array(content[:, j]) + impl.sinusoidal(at, d) for j, at in enumerate((m, n)))
+    queries = xp.to_float64(xp.sum(query_in[:, None, :] * xp.array(w_q), axis=-1))
+    keys = xp.to_float64(xp.sum(key_in[:, None, :] * xp.array(w_k), axis=-1))
+    return np.sum(queries * keys, axis=-1)
 
 
-def score_scale(q: np.ndarray, key: np.ndarray, at: list[int]) -> float:
-    """‖q‖‖k‖ · (1 + Σ|position|): a score's size times the angles its computation rounds."""
-    return float(np.linalg.norm(q) * np.linalg.norm(key)) * (1 + sum(abs(p) for p in at))
+def additive_scores(
+    impl: Reference, content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, pairs: list[tuple[int, int]]
+) -> list[float]:
+    """(x + PE(m))ᵀ W_Qᵀ W_K (y + PE(n)) for each (m, n); content = (x, y) (additive_score_rows, one x, y, W)."""
+    m, n = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    rows = len(m)
+    return additive_score_rows(
+        impl, np.tile(content, (rows, 1, 1)), np.tile(w_q, (rows, 1, 1)), np.tile(w_k, (rows, 1, 1)), m, n
+    ).tolist()
+
+
+def score_scale(q: np.ndarray, key: np.ndarray, at: list[int] | list[np.ndarray]) -> float | np.ndarray:
+    """‖q‖‖k‖ · (1 + Σ|position|): a score's size times the angles its computation rounds (one per row for rows
+    of q and k with arrays of positions)."""
+    size = np.linalg.norm(q, axis=-1) * np.linalg.norm(key, axis=-1)
+    return size * (1 + sum(np.abs(p) for p in at))
 
 
 MEANING: dict[Verdict, str] = {

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import torch
 from torch import nn
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from checks.helpers.training import ExplicitEncoderLayer
 
@@ -96,18 +97,27 @@ def step_seconds(kind: str, length: int, seed: int, device: str = "cpu", repeats
 def activation_mib(kind: str, length: int, seed: int = 0) -> float:
     """MiB of the tensors autograd keeps from the forward pass for the backward pass, each storage counted once,
     the layer's own parameters not counted: the memory a training step needs beyond the weights, exact on any
-    machine (no allocator or timing involved), so it is measured once per process."""
+    machine (no allocator or timing involved), so it is measured once per process.
+
+    No backward pass follows, so what autograd would keep is counted as it is saved and not kept: the forward
+    pass holds no more memory than an inference pass (a kept n × n score tensor at n = 4096 is 128 MiB per head).
+    A storage counts once while it lives; one freed and another allocated at its address counts again.
+    """
     torch.manual_seed(seed)
     network = layer(kind)
     weights = {p.untyped_storage().data_ptr() for p in network.parameters()}
-    kept: dict[int, int] = {}
+    saved: dict[int, StorageWeakRef] = {}
+    total = 0
 
-    def pack(tensor: torch.Tensor) -> torch.Tensor:
+    def count(tensor: torch.Tensor) -> None:
+        nonlocal total
         storage = tensor.untyped_storage()
-        if storage.data_ptr() not in weights:
-            kept[storage.data_ptr()] = storage.nbytes()
-        return tensor
+        address = storage.data_ptr()
+        if address in weights or (address in saved and not saved[address].expired()):
+            return
+        saved[address] = StorageWeakRef(storage)
+        total += storage.nbytes()
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+    with torch.autograd.graph.saved_tensors_hooks(count, lambda _: None):
         network(sequence(length, seed))
-    return sum(kept.values()) / MIB
+    return total / MIB

@@ -22,15 +22,16 @@ def sin_only(reference: Reference, positions: Sequence[float] | np.ndarray, d_mo
 
 
 def dot(reference: Reference, a: Array, b: Array) -> Array:
-    """a · b for two rows, summed in the backend's dtype."""
-    return reference.xp.sum(a * b)
+    """a · b, row by row (the last axis), summed in the backend's dtype."""
+    return reference.xp.sum(a * b, axis=-1)
 
 
-def dot_scale(d_model: int, *positions: float) -> float:
+def dot_scale(d_model: int, *positions: float | np.ndarray) -> float | np.ndarray:
     """Tolerance scale for a dot product of PE rows at ``positions``.
 
     Each entry rounds its angle pos · ω_i (error ∝ Σ_i ω_i · |pos| per row) and the
     d_model products are rounded and summed (error ∝ d_model, each term at most 1).
+    Arrays of positions (a batch) give one scale per row.
     """
     angles = float(np.sum(frequency_values(d_model))) * sum(abs(p) for p in positions)
     return angles + d_model

@@ -5,6 +5,10 @@ an angle pos · ω never needs a tolerance wider than a quarter of sin's range
 (see ``checks.tolerances.position_limit``); they, ``position_and_offset()`` and
 ``d_models()`` also draw inside the domain the implementation under test declares
 (checks.implementations.domain), derived positions such as pos + k included.
+
+A batched check (``@claim.check(batched=True)``) draws many examples per Hypothesis test case: ``position_batches()``
+and ``position_offset_batches()`` return a ``Batch``, one example per row, and the check evaluates the rows at once
+(tensors, not a Python loop). Hypothesis's own cost per test case (about 2 ms here) then falls on a whole batch.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from checks.helpers.current import current_run
 from checks.helpers.tolerances import FLOAT64, position_limit
@@ -30,16 +35,52 @@ def position_bound(maximum: int | None = None, exact: bool = False) -> int:
     return min(limit for limit in limits if limit is not None)
 
 
+class Batch(np.ndarray):
+    """The examples of one test case of a batched check, one per row (axis 0), distinct within the batch.
+
+    The harness counts its rows as examples, and a comparison in a batched check compares one row per example:
+    the row with the worst error is the worst input (checks.engine.harness.Trial).
+    """
+
+
+def as_batch(rows: object) -> Batch:
+    return np.asarray(rows).view(Batch)
+
+
+def batch_size() -> int:
+    """Examples per test case: the run's batch (checks.helpers.current), 1 outside a batched check."""
+    run = current_run()
+    return run.batch if run else 1
+
+
+def _lowest(minimum: int) -> int:
+    run = current_run()
+    if run is not None and run.domain.min_position is not None:
+        return max(minimum, run.domain.min_position)
+    return minimum
+
+
 @st.composite
 def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> int:
     """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``; see position_bound)."""
-    top = position_bound(maximum, exact)
-    run = current_run()
-    if run is not None and run.domain.min_position is not None:
-        minimum = max(minimum, run.domain.min_position)
+    top, minimum = position_bound(maximum, exact), _lowest(minimum)
     if minimum > top:
         raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     return draw(st.integers(minimum, top))
+
+
+@st.composite
+def position_batches(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> Batch:
+    """``batch_size()`` distinct positions from the range ``positions()`` draws from, as a Batch of int64; every
+    position of the range when it holds no more than twice that many (float16's 0 … 128: each test case then covers
+    the whole range at its d_model)."""
+    top, minimum = position_bound(maximum, exact), _lowest(minimum)
+    if minimum > top:
+        raise ValueError(f"position_batches(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
+    size = batch_size()
+    if size > 1 and top - minimum + 1 <= 2 * size:
+        return as_batch(np.arange(minimum, top + 1, dtype=np.int64))
+    return as_batch(draw(arrays(np.int64, size, elements=st.integers(minimum, top), unique=True)))
 
 
 @st.composite
@@ -72,6 +113,40 @@ def position_and_offset(draw: st.DrawFn, both_ways: bool = False, starts: int = 
     return (*at, draw(st.integers(lowest, highest)))
 
 
+def _more_positions(draw: st.DrawFn, size: int, maximum: int | None = None, exact: bool = False) -> np.ndarray:
+    """``size`` positions from the range ``positions(maximum, exact=exact)`` draws from, repeats allowed."""
+    return draw(arrays(np.int64, size, elements=st.integers(_lowest(0), position_bound(maximum, exact))))
+
+
+@st.composite
+def position_pair_batches(draw: st.DrawFn, maximum: int | None = None, exact: bool = False) -> Batch:
+    """Rows (p, q): the positions of ``position_batches(maximum, exact=exact)``, each with a second one from the
+    same range."""
+    first = np.asarray(draw(position_batches(maximum, exact=exact)))
+    return as_batch(np.stack([first, _more_positions(draw, first.size, maximum, exact)], axis=1))
+
+
+@st.composite
+def position_offset_batches(draw: st.DrawFn, both_ways: bool = False, starts: int = 1, minimum: int = 0) -> Batch:
+    """Rows (pos, …, k): the positions of ``position_batches(minimum=minimum)`` (and ``starts`` − 1 more from the
+    range ``positions()`` draws from),
+    each with a shift k drawn as ``offsets()`` draws it; rows where a pos + k (or pos − k, when ``both_ways``)
+    falls outside the implementation's positions are dropped."""
+    first = np.asarray(draw(position_batches(minimum=minimum)))
+    at = [first, *(_more_positions(draw, first.size) for _ in range(starts - 1))]
+    bound = position_bound()
+    shifts = draw(arrays(np.int64, first.size, elements=st.integers(-bound, bound)))
+    run = current_run()
+    low, high = (run.domain.min_position, run.domain.max_position) if run else (None, None)
+    kept = np.ones(first.size, dtype=bool)
+    for start in at:
+        for ends in [start + shifts, start - shifts] if both_ways else [start + shifts]:
+            kept &= (ends >= (-np.inf if low is None else low)) & (ends <= (np.inf if high is None else high))
+    if not kept.any():
+        reject()
+    return as_batch(np.stack([*at, shifts], axis=1)[kept])
+
+
 @st.composite
 def d_models(draw: st.DrawFn, even: bool | None = True, low: int = 1, high: int = 256) -> int:
     """Embedding sizes inside the implementation's declared domain; ``even=True`` even only, ``False`` odd only,
@@ -94,9 +169,24 @@ def vectors(size: int, elements: st.SearchStrategy[float] = UNIT) -> st.SearchSt
     return st.lists(elements, min_size=size, max_size=size).map(np.asarray)
 
 
+@st.composite
+def vector_batches(draw: st.DrawFn, size: int, elements: st.SearchStrategy[float] = UNIT) -> tuple[Batch, Batch]:
+    """(x, pos) for a batched check: rows x as ``vectors(size)`` draws them, each at a position of
+    ``position_batches()``."""
+    at = draw(position_batches())
+    return as_batch(draw(arrays(np.float64, (len(at), size), elements=elements))), at
+
+
 def frequencies() -> st.SearchStrategy[float]:
     """A frequency ω in (0, 1], as every ω_i of the sinusoidal encoding."""
     return st.floats(1e-4, 1.0, allow_nan=False)
+
+
+@st.composite
+def with_frequencies(draw: st.DrawFn, rows: st.SearchStrategy[Batch]) -> tuple[Batch, Batch]:
+    """(rows, ω) for a batched check: a batch drawn from ``rows`` and a frequency from ``frequencies()`` for each."""
+    at = draw(rows)
+    return at, as_batch(draw(arrays(np.float64, len(at), elements=frequencies())))
 
 
 @st.composite

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 FLOAT64, FLOAT32, BFLOAT16, FLOAT16 = "float64", "float32", "bfloat16", "float16"
 FLOATS: tuple[str, ...] = (FLOAT64, FLOAT32, BFLOAT16, FLOAT16)
 LOW_PRECISION: tuple[str, ...] = (BFLOAT16, FLOAT16)
@@ -43,14 +45,15 @@ def tolerance(dtype: str) -> Tolerance:
         raise ValueError(f"no tolerance for dtype {dtype!r}; known: {sorted(TOLERANCES)}") from None
 
 
-def angle_scale(*angles: float) -> float:
+def angle_scale(*angles: float | np.ndarray) -> float | np.ndarray:
     """The scale for sin and cos of angles p · ω formed in the dtype from float64 p and ω.
 
     Each angle is rounded three times, each time by at most u · |angle| to first order: p cast to
     the dtype (exact for integer positions below the dtype's limit, not for one like π/ω − pos),
     ω cast, and their product; sin and cos add their own rounding (u · 1) and pass the angle's error
     on unchanged at most. A compared value that combines several angles (a difference of two sines)
-    carries all their errors. rtol ≥ 2u in every dtype, so rtol · this scale covers the bound.
+    carries all their errors. rtol ≥ 2u in every dtype, so rtol · this scale covers the bound. Arrays of angles
+    (a batch) give one scale per row.
     """
     return 3 * sum(abs(angle) for angle in angles) + 1
 
