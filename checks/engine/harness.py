@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from hypothesis import Phase, assume, settings
+from hypothesis import Phase, assume, reject, settings
 from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
 from checks.evidence.check import Check, CheckRun
@@ -125,7 +125,8 @@ class Trial:
         self._fresh = [key for key, stays in zip(self._fresh, kept, strict=True) if stays]
         self._index, self._rows = self._index[kept], int(kept.sum())
         self.run.examples = len(self._seen)
-        assume(self._rows > 0)
+        if not self._rows:
+            reject()
 
     @property
     def _input(self) -> dict[str, str]:
@@ -378,6 +379,15 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
     try:
         with running(CurrentRun(run.dtype, domain, batch)):
             test(trial)
+            for _ in range(TOP_UP_ROUNDS if batch > 1 else 0):
+                missing, seen = kept.max_examples - run.examples, run.examples
+                if missing <= 0:
+                    break
+                cases = math.ceil(TOP_UP_MARGIN * missing / batch) + TOP_UP_REPEATS
+                test._hypothesis_internal_use_settings = settings(kept, phases=phases, max_examples=cases)
+                test(trial)
+                if run.examples == seen:
+                    break  # every input the strategies can draw was drawn (bfloat16's 9 positions × d_model)
         if check.batched and not trial.batched and run.examples:
             raise BatchShapeError(f"{check.name} is declared batched=True but its examples hold no Batch")
     except Unsatisfiable:
@@ -392,6 +402,10 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
 
 BATCHED_TEST_CASES = 100
 """Hypothesis test cases a batched check runs when its profile asks for more examples than that."""
+TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_REPEATS = 10, 1.25, 2
+"""Test cases repeat inputs (Hypothesis mutates earlier ones, and each run starts from the simplest example): a
+batched run that has seen fewer distinct inputs than the profile's max_examples draws again, 25 % over what is
+missing plus two test cases, until it has them or a round adds none."""
 
 
 def batch_size(max_examples: int) -> int:

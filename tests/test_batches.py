@@ -1,0 +1,153 @@
+"""Batched checks: a Hypothesis test case holds a Batch of examples, compared row by row (checks.engine.harness)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checks import Claim, Quote
+from checks.engine.harness import BatchShapeError, Trial, batch_size, run_check
+from checks.evidence.check import Check, CheckRun
+from checks.helpers.backends import NumpyBackend
+from checks.helpers.current import CurrentRun, running
+from checks.helpers.strategies import as_batch, position_batches
+from checks.implementations.registry import by_name
+
+QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+THOROUGH = settings(max_examples=10_000, database=None, deadline=None)
+
+
+def trial(dtype: str = "float32") -> Trial:
+    run = CheckRun("check", "cpu", dtype, implementation="reference-numpy")
+    return Trial(run, NumpyBackend(dtype), by_name("reference-numpy"))
+
+
+def claim(name: str) -> Claim:
+    return Claim(id=f"batch.{name}", title="t", statement="s", sources=[QUOTE], expect="holds")
+
+
+def test_rows_are_examples_counted_once_each():
+    t = trial()
+    t.begin({"pos": as_batch([0, 1, 2]), "d": 4})
+    t.begin({"pos": as_batch([2, 3]), "d": 4})
+    assert t.run.examples == 4, "(2, 4) was seen in both batches"
+    t.begin({"pos": as_batch([2]), "d": 6})
+    assert t.run.examples == 5
+
+
+def test_each_row_gets_the_tolerance_at_its_own_scale_and_the_failing_row_is_the_input():
+    t = trial()
+    pos = as_batch([1, 100_000])
+    t.begin({"pos": pos, "d": 2})
+    error = 1e-3  # within rtol · 100000 (0.13), far beyond the tolerance at position 1 (1.1e-5)
+    t.close(np.array([0.0, error]), np.zeros(2), scale=pos)
+    assert t.run.worst_input == {"pos": "100000", "d": "2"}
+    with pytest.raises(AssertionError, match=r"at \{'pos': '1', 'd': '2'\}"):
+        t.close(np.array([error, 0.0]), np.zeros(2), scale=pos)
+
+
+def test_one_sided_bounds_and_differences_are_row_by_row():
+    t = trial()
+    t.begin({"pos": as_batch([5, 6])})
+    t.at_most(np.array([[0.5, 1.0], [0.2, 0.3]]), np.ones((2, 2)))
+    with pytest.raises(AssertionError, match=r"at \{'pos': '6'\}"):
+        t.at_most(np.array([[0.5, 1.0], [0.2, 1.5]]), np.ones((2, 2)))
+    t.begin({"pos": as_batch([5, 6])})
+    with pytest.raises(AssertionError, match=r"at \{'pos': '5'\}"):
+        t.differ(np.array([1.0, 2.0]), np.array([1.0, 1.0]))
+
+
+def test_a_comparison_without_one_row_per_example_is_a_broken_check():
+    t = trial()
+    t.begin({"pos": as_batch([0, 1, 2])})
+    with pytest.raises(BatchShapeError, match="one row per example"):
+        t.close(np.zeros(2), np.zeros(2))
+    with pytest.raises(BatchShapeError, match="different lengths"):
+        t.begin({"pos": as_batch([0, 1]), "k": as_batch([0])})
+
+
+def test_keep_drops_rows_from_the_count_and_the_comparisons():
+    t = trial()
+    t.begin({"pos": as_batch([7, 8, 9])})
+    t.keep(np.array([True, False, True]))
+    assert t.run.examples == 2
+    with pytest.raises(AssertionError, match=r"at \{'pos': '9'\}"):
+        t.close(np.array([0.0, 1.0]), np.zeros(2))
+
+
+def test_rows_of_a_tuple_of_batches_are_shown_together():
+    t = trial()
+    q, key = as_batch([[1.0, 0.0], [0.0, 1.0]]), as_batch([[0.5, 0.5], [0.25, 0.75]])
+    t.begin({"qk": (q, key)})
+    with pytest.raises(AssertionError, match=r"'qk': '\(\[0.0, 1.0\], \[0.25, 0.75\]\)'"):
+        t.close(np.array([0.0, 1.0]), np.zeros(2))
+
+
+@given(st.data())
+def test_position_batches_are_distinct_or_the_whole_range(data):
+    with running(CurrentRun("float64", batch=100)):
+        drawn = data.draw(position_batches())
+        assert len(drawn) == 100 and len(set(drawn.tolist())) == 100
+    with running(CurrentRun("float16", batch=100)):
+        assert data.draw(position_batches()).tolist() == list(range(129)), "float16's positions 0 … 128, all of them"
+
+
+def test_a_domain_smaller_than_the_profile_asks_is_drawn_whole_and_no_more():
+    c = claim("exhausted")
+
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
+    @THOROUGH
+    @given(pos=position_batches(), d=st.integers(1, 3))
+    def tiny(t, pos, d):
+        t.close(t.impl.sinusoidal(pos, 2), t.impl.sinusoidal(pos, 2), label="PE")
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.examples == 9 * 3, "bfloat16's positions 0 … 8 at three d"
+
+
+def test_thorough_runs_a_hundred_test_cases_of_a_hundred_distinct_examples():
+    assert batch_size(10_000) == 100 and batch_size(40) == 1
+    sizes = []
+    c = claim("count")
+
+    @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
+    @THOROUGH
+    @given(pos=position_batches(), d=st.integers(1, 4))
+    def counted(t, pos, d):
+        sizes.append(len(pos))
+        t.close(t.impl.sinusoidal(pos, 2), t.impl.sinusoidal(pos, 2), label="PE")
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.status == "passed" and len(sizes) >= 100 and set(sizes) == {100}
+    assert run.examples >= 10_000, "distinct (pos, d): test cases repeat inputs, so the run draws until it has them"
+    assert len(sizes) <= 200
+
+
+def test_a_failing_batch_reports_its_failing_row_without_shrinking_the_batch():
+    calls = []
+    c = claim("failing")
+
+    @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
+    @THOROUGH
+    @given(pos=position_batches())
+    def fails_past_1000(t, pos):
+        calls.append(1)
+        t.at_most(np.asarray(pos, dtype=np.float64), np.full(len(pos), 1000.0), label="pos")
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.status == "failed" and len(calls) < 20
+    assert int(run.counterexample["pos"]) > 1000, "one position, the row that broke the bound"
+
+
+def test_a_check_declared_batched_that_draws_no_batch_is_broken():
+    c = claim("unbatched")
+
+    @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
+    @given(pos=st.integers(0, 10))
+    def plain(t, pos):
+        t.close([0.0], [0.0])
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.status == "error" and "hold no Batch" in run.message
