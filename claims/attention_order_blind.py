@@ -19,7 +19,7 @@ from checks.helpers.attention import (
     word_vectors,
 )
 from checks.helpers.backends import Backend, NumpyBackend
-from checks.helpers.strategies import sentences
+from checks.helpers.strategies import as_batch, sentence_batches
 from checks.helpers.tolerances import FLOAT64, tolerance
 
 claim = Claim(
@@ -114,12 +114,16 @@ def _close_pooled(t, actual, expected, x, weights, label: str) -> None:
     t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
 
 
-@claim.check(dtypes=FLOATS)
-@given(sentence=sentences())
-@example(sentence=Sentence(d=2, words=(0,), order=(0,), seed=19953))
+@claim.check(dtypes=FLOATS, batched=True)
+@given(batch=sentence_batches())
+@example(batch=as_batch([Sentence(d=2, words=(0,), order=(0,), seed=19953)]))
 @single_threaded()
-def reorderings_look_alike(t, sentence):
+def reorderings_look_alike(t, batch):
     """The documents' sentences (embeddings and weights from the drawn seed and width), then a random sentence."""
+    t.each(batch, lambda sentence: _look_alike(t, sentence))
+
+
+def _look_alike(t, sentence: Sentence) -> None:
     weights = [t.xp.array(w) for w in layer_weights(sentence.d, np.random.default_rng(sentence.seed))]
     for group in SENTENCES:
         vocabulary = sorted({w for s in group for w in s.split()})

@@ -5,7 +5,7 @@ from hypothesis import example, given
 
 from checks import FLOATS, Claim, Quote
 from checks.helpers.attention import Sentence, attention_per_query, close_attention, single_threaded
-from checks.helpers.strategies import sentences
+from checks.helpers.strategies import as_batch, sentence_batches
 
 claim = Claim(
     id="attention.parallel-equals-sequential",
@@ -62,19 +62,23 @@ def _(p):
     p.free_of(first_row, *others, label="row 0, softmax(q_0 Kᵀ/√d) V, contains no other query")
 
 
-@claim.check(dtypes=FLOATS, uses="attention")
-@given(sentence=sentences())
-@example(sentence=Sentence(d=6, words=(0, 1, 2, 3), order=(0, 1, 2, 3), seed=0))
+@claim.check(dtypes=FLOATS, uses="attention", batched=True)
+@given(batch=sentence_batches())
+@example(batch=as_batch([Sentence(d=6, words=(0, 1, 2, 3), order=(0, 1, 2, 3), seed=0)]))
 @single_threaded()
-def matrix_form_equals_loop(t, sentence):
+def matrix_form_equals_loop(t, batch):
     """Each implementation's one-matrix attention equals the reference per-query loop."""
-    weights = [t.xp.array(w) for w in sentence.weights]
-    x = t.xp.array(sentence.tokens)
-    close_attention(
-        t,
-        t.impl.attention(x, *weights),
-        attention_per_query(t.xp, x, *weights),
-        x,
-        weights,
-        label="matrix form vs per-query loop",
-    )
+
+    def agrees(sentence):
+        weights = [t.xp.array(w) for w in sentence.weights]
+        x = t.xp.array(sentence.tokens)
+        close_attention(
+            t,
+            t.impl.attention(x, *weights),
+            attention_per_query(t.xp, x, *weights),
+            x,
+            weights,
+            label="matrix form vs per-query loop",
+        )
+
+    t.each(batch, agrees)

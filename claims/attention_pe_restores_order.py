@@ -15,7 +15,7 @@ from checks.helpers.attention import (
     single_threaded,
 )
 from checks.helpers.backends import Backend, NumpyBackend, TorchBackend
-from checks.helpers.strategies import sentences
+from checks.helpers.strategies import as_batch, sentence_batches
 from checks.implementations.references import Reference
 
 claim = Claim(
@@ -65,20 +65,25 @@ def word_changes(
     return changes, rounding_bound(xp.dtype, scale), output_range(xp.to_float64(before), weights64[2])
 
 
-@claim.check(dtypes=(FLOAT64,))
-@given(sentence=sentences(distinct=True, moved=True, dims=(2, 16)))
-@example(sentence=DEMO)
+@claim.check(dtypes=(FLOAT64,), batched=True)
+@given(batch=sentence_batches(distinct=True, moved=True, dims=(2, 16)))
+@example(batch=as_batch([DEMO]))
 # Found by the thorough profile: "man" keeps its place and moves by 4.5e-5 (1.3e-5 of the output
 # range), far beyond float64 rounding (2 u · B ≈ 1.8e-13) yet within assert_close's float64 tolerance.
-@example(sentence=Sentence(d=10, words=(0, 1, 2), order=(1, 0, 2), seed=50))
+@example(batch=as_batch([Sentence(d=10, words=(0, 1, 2), order=(1, 0, 2), seed=50)]))
 @single_threaded()
-def every_word_changes(t, sentence):
+def every_word_changes(t, batch):
     """float64: the smallest change must exceed the rounding bound 2 u · B (the probe measures the other dtypes)."""
-    changes, allowed, _ = word_changes(t.xp, sentence)
-    smallest = int(np.argmin(changes))
-    assert changes[smallest] > allowed, (
-        f"word {smallest}'s output moved by {changes[smallest]:.3g} ≤ rounding bound {allowed:.3g} ({t.dtype})"
-    )
+
+    def changes_beyond_rounding(sentence):
+        changes, allowed, _ = word_changes(t.xp, sentence)
+        smallest = int(np.argmin(changes))
+        assert changes[smallest] > allowed, (
+            f"word {smallest}'s output moved by {changes[smallest]:.3g} ≤ rounding bound {allowed:.3g} ({t.dtype}) "
+            f"at {sentence}"
+        )
+
+    t.each(batch, changes_beyond_rounding)
 
 
 @claim.probe

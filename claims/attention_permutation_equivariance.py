@@ -18,7 +18,7 @@ from checks.helpers.attention import (
     word_vectors,
 )
 from checks.helpers.backends import NumpyBackend
-from checks.helpers.strategies import sentences
+from checks.helpers.strategies import as_batch, sentence_batches
 
 claim = Claim(
     id="attention.permutation-equivariance",
@@ -155,16 +155,19 @@ DEMO = Sentence(d=6, words=(0, 1, 2), order=(2, 1, 0), seed=0)
 """Demo 1's setting: 6-dimensional embeddings, random W_Q, W_K, W_V, "dog bites man" → "man bites dog"."""
 
 
-@claim.check(dtypes=FLOATS, uses="attention")
-@given(sentence=sentences())
-@example(sentence=DEMO)
+@claim.check(dtypes=FLOATS, uses="attention", batched=True)
+@given(batch=sentence_batches())
+@example(batch=as_batch([DEMO]))
 @single_threaded()
-def reordering_permutes_outputs(t, sentence):
-    weights = [t.xp.array(w) for w in sentence.weights]
-    x = t.xp.array(sentence.tokens)
-    output = t.impl.attention(x, *weights)
-    reordered = t.impl.attention(t.xp.array(sentence.reordered_tokens), *weights)
-    close_attention(t, reordered, output[list(sentence.order)], x, weights, label="Attn(PX) vs P·Attn(X)")
+def reordering_permutes_outputs(t, batch):
+    def permutes(sentence):
+        weights = [t.xp.array(w) for w in sentence.weights]
+        x = t.xp.array(sentence.tokens)
+        output = t.impl.attention(x, *weights)
+        reordered = t.impl.attention(t.xp.array(sentence.reordered_tokens), *weights)
+        close_attention(t, reordered, output[list(sentence.order)], x, weights, label="Attn(PX) vs P·Attn(X)")
+
+    t.each(batch, permutes)
 
 
 @claim.probe

@@ -6,9 +6,11 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from checks import FLOATS, LOW_PRECISION, Claim, Quote
 from checks.helpers.encodings import rounded
+from checks.helpers.strategies import Batch, as_batch, batch_size
 
 SECTION = "시도 2: 정규화 (0~1로 맞추기)"
 claim = Claim(
@@ -60,14 +62,26 @@ def document_lists(t, n):
     t.close(np.round(values[1], 2), SECOND[n], scale=1.0, label=f"index 1 of {n} words")
 
 
-@claim.check(dtypes=FLOATS)
-@given(n=st.integers(2, 4096), m=st.integers(2, 4096), j=st.integers(1, 4095))
-def same_index_differs(t, n, m, j):
+@st.composite
+def two_lengths_and_an_index(draw: st.DrawFn) -> Batch:
+    """Rows (n, m, j) for a batched check: lengths n (distinct in the batch) and m in 2 … 4096, j in 1 … 4095."""
+    n = draw(arrays(np.int64, batch_size(), elements=st.integers(2, 4096), unique=True))
+    m = draw(arrays(np.int64, len(n), elements=st.integers(2, 4096)))
+    j = draw(arrays(np.int64, len(n), elements=st.integers(1, 4095)))
+    return as_batch(np.stack([n, m, j], axis=1))
+
+
+@claim.check(dtypes=FLOATS, batched=True)
+@given(rows=two_lengths_and_an_index())
+def same_index_differs(t, rows):
     """j/(n−1) and j/(m−1) stored in the dtype differ by j(m−n)/((n−1)(m−1)) (1 ≤ j < n, m)."""
-    j = 1 + j % (min(n, m) - 1)
-    first, second = t.xp.array([j / (n - 1)]), t.xp.array([j / (m - 1)])
-    exact = float(Fraction(j * (m - n), (n - 1) * (m - 1)))
-    t.close(first - second, [exact], scale=max(j / (n - 1), j / (m - 1)), bound=2.0, label="difference")
+    n, m, j = rows.T
+    j = 1 + j % (np.minimum(n, m) - 1)
+    first, second = t.xp.array(j / (n - 1)), t.xp.array(j / (m - 1))
+    # numerator and denominator are integers below 2⁵³, so one float64 division rounds the exact quotient once
+    exact = (j * (m - n)).astype(np.float64) / ((n - 1) * (m - 1)).astype(np.float64)
+    scale = np.maximum(j / (n - 1), j / (m - 1))
+    t.close(first - second, exact, scale=scale, bound=2.0, label="difference")
 
 
 @claim.probe

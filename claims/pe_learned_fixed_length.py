@@ -4,10 +4,11 @@ import numpy as np
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from checks import FLOAT32, FLOAT64, Claim, Quote
 from checks.helpers.library import bert, gpt2, library_version, longest_accepted, position_table_rows
-from checks.helpers.strategies import d_models
+from checks.helpers.strategies import Batch, as_batch, batch_size, d_models
 
 SECTION = "Sinusoidal vs 학습 가능한 위치 임베딩"
 QUOTED_LENGTHS = {"BERT": 512, "GPT-2": 1024}
@@ -28,19 +29,29 @@ claim = Claim(
 )
 
 
-@claim.check(dtypes=(FLOAT64, FLOAT32))
-@given(length=st.integers(1, 1024), extra=st.integers(0, 1024), d=d_models(even=True, high=64))
-def table_stops_formula_goes_on(t, length, extra, d):
+@st.composite
+def tables_and_positions(draw: st.DrawFn) -> Batch:
+    """Rows (length, position): a table length in 1 … 1024 (distinct in the batch) and a position past it by
+    0 … 1024."""
+    length = draw(arrays(np.int64, batch_size(), elements=st.integers(1, 1024), unique=True))
+    extra = draw(arrays(np.int64, len(length), elements=st.integers(0, 1024)))
+    return as_batch(np.stack([length, length + extra], axis=1))
+
+
+@claim.check(dtypes=(FLOAT64, FLOAT32), batched=True)
+@given(rows=tables_and_positions(), d=d_models(even=True, high=64))
+def table_stops_formula_goes_on(t, rows, d):
     """Positions up to 2048 exceed float16's and bfloat16's meaningful position limit, so float64 and float32 only."""
-    table, position = t.xp.zeros(length, d), length + extra
-    try:
-        table[position]
-    except IndexError:
-        pass
-    else:
+    for length, position in rows.tolist():
+        try:
+            t.xp.zeros(length, d)[position]
+        except IndexError:
+            continue
         raise AssertionError(f"a {length}-row table returned a row for position {position}")
-    row = t.impl.sinusoidal([position], d)
-    t.close(t.xp.sqrt(t.xp.sum(row * row)), np.sqrt(d / 2), scale=position, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
+    position = rows[:, 1]
+    pe = t.impl.sinusoidal(position, d)
+    norms, expected = t.xp.sqrt(t.xp.sum(pe * pe, axis=-1)), np.full(len(position), np.sqrt(d / 2))
+    t.close(norms, expected, scale=position, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
 
 
 @claim.probe

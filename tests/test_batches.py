@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from checks import Claim, Quote
-from checks.engine.harness import BatchShapeError, Trial, batch_size, run_check
+from checks.engine.harness import BatchShapeError, Trial, VacuousTolerance, batch_size, run_check
 from checks.evidence.check import Check, CheckRun
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.current import CurrentRun, running
-from checks.helpers.strategies import as_batch, position_batches
+from checks.helpers.strategies import Batch, as_batch, position_batches
 from checks.implementations.registry import by_name
 
 QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
@@ -68,6 +68,7 @@ def test_a_comparison_without_one_row_per_example_is_a_broken_check():
         t.begin({"pos": as_batch([0, 1]), "k": as_batch([0])})
 
 
+@pytest.mark.filterwarnings("ignore:Using `assume` outside a property-based test")
 def test_keep_drops_rows_from_the_count_and_the_comparisons():
     t = trial()
     t.begin({"pos": as_batch([7, 8, 9])})
@@ -151,3 +152,28 @@ def test_a_check_declared_batched_that_draws_no_batch_is_broken():
 
     (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
     assert run.status == "error" and "hold no Batch" in run.message
+
+
+def test_a_vacuous_tolerance_names_the_row_that_made_it():
+    t = trial("float16")
+    t.begin({"pos": as_batch([1, 5000])})
+    with pytest.raises(VacuousTolerance, match=r"at \{'pos': '5000'\}"):
+        t.close(np.zeros(2), np.zeros(2), scale=np.array([1.0, 5000.0]), bound=2.0)
+
+
+@pytest.mark.filterwarnings("ignore:Using `assume` outside a property-based test")
+def test_each_takes_rows_one_by_one_and_an_assume_drops_only_its_row():
+    t = trial()
+    words = np.empty(3, dtype=object)
+    words[:] = ["a", "b", "c"]
+
+    def check(word):
+        assume(word != "b")
+        t.close([0.0], [0.0])
+
+    t.begin({"word": words.view(Batch)})
+    t.each(words.view(Batch), check)
+    assert t.run.examples == 2, "'b' was dropped"
+    t.begin({"word": words.view(Batch)})
+    with pytest.raises(AssertionError, match=r"at \{'word': \"'c'\"\}"):
+        t.each(words.view(Batch), lambda word: t.close([1.0 if word == "c" else 0.0], [0.0]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,12 +43,17 @@ def _batch_parts(value: Any) -> tuple[Batch, ...]:
     return ()
 
 
+def _row_key(row: Any) -> Hashable:
+    """A row of a Batch as a set member: its bytes, or the object itself in a Batch of objects (Sentences)."""
+    return row if isinstance(row, Hashable) and not isinstance(row, np.ndarray) else row.tobytes()
+
+
 def _row_of(value: Any, row: int) -> Any:
     """One example of a drawn value: row ``row`` of each Batch in it, the value itself when it holds none."""
     parts = _batch_parts(value)
     if not parts:
         return value
-    rows = tuple(part[row].tolist() for part in parts)
+    rows = tuple(part[row] if part.dtype == object else part[row].tolist() for part in parts)
     return rows[0] if isinstance(value, Batch) else rows
 
 
@@ -84,6 +89,8 @@ class Trial:
         self._row: int | None = None
         self._index = np.zeros(0, dtype=np.int64)
         """Which row of the drawn batch each row a comparison takes stands for (Trial.keep drops some)."""
+        self._focus: int | None = None
+        """The drawn row a per-row loop (Trial.each) is on."""
         self._fresh: list[Hashable] = []
         """The inputs of the current batch not seen before, by row (None for a repeat)."""
         self._seen: set[Hashable] = set()
@@ -105,11 +112,28 @@ class Trial:
             self._seen.add(fixed)
         else:
             self._index = np.arange(self._rows)
-            columns = [[row.tobytes() for row in part] for parts in batches.values() for part in parts]
+            columns = [[_row_key(row) for row in part] for parts in batches.values() for part in parts]
             keys = [(fixed, *row) for row in zip(*columns, strict=True)]
             self._fresh = [None if key in self._seen else key for key in keys]
             self._seen.update(keys)
         self.run.examples = len(self._seen)
+
+    def each(self, batch: Batch, check: Callable[[Any], None]) -> None:
+        """``check(row)`` for each row of ``batch``, for a property that cannot take them all at once (an
+        implementation's attention takes one sentence): inside, a comparison takes that one example and a failure
+        or the worst case names that row; an ``assume`` that fails there drops that row alone (Trial.keep)."""
+        rows, index, dropped = self._rows, self._index, np.zeros(len(batch), dtype=bool)
+        try:
+            for row, value in enumerate(batch):
+                self._rows, self._focus = None, int(index[row])
+                try:
+                    check(value)
+                except UnsatisfiedAssumption:
+                    dropped[row] = True
+        finally:
+            self._rows, self._index, self._focus = rows, index, None
+        if dropped.any():
+            self.keep(~dropped)
 
     def keep(self, rows: object) -> None:
         """An ``assume`` per example of a batch: only the rows where ``rows`` is true count as examples, and later
@@ -133,10 +157,17 @@ class Trial:
         """The current example as text, the row at fault alone in a batch: written only when a message or the worst
         case needs it (repr of an array costs more than many a check's arithmetic)."""
         return {
-            name: repr(value if self._row is None else _row_of(value, int(self._index[self._row])))
+            name: repr(value if self._shown is None else _row_of(value, self._shown))
             for name, value in self._example.items()
             if not isinstance(value, Trial)
         }
+
+    @property
+    def _shown(self) -> int | None:
+        """The drawn row the current comparison is about (None: the whole example)."""
+        if self._focus is not None:
+            return self._focus
+        return None if self._row is None else int(self._index[self._row])
 
     @property
     def current_input(self) -> dict[str, str]:
@@ -220,9 +251,10 @@ class Trial:
         scales = np.broadcast_to(np.abs(np.asarray(scale, dtype=np.float64)).reshape(-1), (rows,))
         allowed = self.tolerance.at(np.maximum(np.max(np.abs(reference), axis=1, initial=0.0), scales))
         if bound is not None and (allowed >= bound).any():
-            self._row = int(np.argmax(allowed))
+            widest = int(np.argmax(allowed))
+            self._row = widest if self._rows is not None else None
             raise VacuousTolerance(
-                f"{label}: tolerance {allowed[self._row]:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
+                f"{label}: tolerance {allowed[widest]:.3g} ≥ range {bound:.3g} in {self.dtype} at {self._input}; "
                 "narrow the inputs for this dtype (see checks.tolerances.position_limit)"
             )
         return allowed

@@ -210,3 +210,37 @@ def sentences(
     if moved:
         orders = orders.filter(lambda order: Sentence(d, words, order, seed).moves)
     return Sentence(d, words, draw(orders), seed)
+
+
+@st.composite
+def sentence_batches(
+    draw: st.DrawFn, max_tokens: int = 8, dims: tuple[int, int] = (1, 16), distinct: bool = False, moved: bool = False
+) -> Batch:
+    """A Batch of Sentences as ``sentences()`` draws them, one n and d per batch: each row its own words,
+    reordering and seed (distinct seeds: distinct sentences). A property over attention takes them one by one
+    (``t.each``); the batch spares Hypothesis's cost per test case, not the property's."""
+    from checks.helpers.attention import Sentence
+
+    n = draw(st.integers(2 if moved else 1, max_tokens))
+    d = draw(st.integers(*dims))
+    size = batch_size()
+    seeds = draw(arrays(np.int64, size, elements=st.integers(0, 2**32 - 1), unique=True))
+    if distinct:
+        words = np.tile(np.arange(n), (size, 1))
+    else:
+        words = draw(arrays(np.int64, (size, n), elements=st.integers(0, n - 1)))
+    if moved:
+        words[np.all(words == words[:, :1], axis=1)] = np.arange(n)  # one word n times has no moving reordering
+    keys = draw(arrays(np.float64, (size, n), elements=st.floats(0, 1)))
+    orders = np.argsort(keys, axis=1, kind="stable")  # all keys equal: the order unchanged
+    rows = [
+        Sentence(d, tuple(w), tuple(o), int(seed))
+        for w, o, seed in zip(words.tolist(), orders.tolist(), seeds.tolist(), strict=True)
+    ]
+    if moved:
+        rows = [sentence for sentence in rows if sentence.moves]
+        if not rows:
+            reject()
+    batch = np.empty(len(rows), dtype=object)
+    batch[:] = rows
+    return batch.view(Batch)
