@@ -6,6 +6,10 @@ import os
 import subprocess
 import sys
 
+import torch
+
+from checks.engine import sweep_memory
+from checks.engine.memory import release_freed_memory
 from checks.results.files import ROOT
 
 WORKER_LIMIT = 2**30
@@ -29,3 +33,10 @@ def test_the_activation_memory_claim_runs_under_thorough_within_a_gigabyte(tmp_p
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     peak = int(done.stdout.split("peak")[-1]) * 1024  # ru_maxrss is in kilobytes on Linux
     assert peak <= WORKER_LIMIT, f"peak RSS {peak / 2**20:.0f} MiB > {WORKER_LIMIT / 2**20:.0f} MiB"
+
+
+def test_a_finished_claim_gives_back_the_sweeps_buffers():
+    """The sweeps keep their buffers while a claim runs; after it the plugin drops them (release_freed_memory)."""
+    sweep_memory._KEPT[("cpu", torch.float64)] = [torch.zeros(2**20, dtype=torch.float64)]
+    release_freed_memory()
+    assert not sweep_memory._KEPT

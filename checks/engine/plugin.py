@@ -20,6 +20,7 @@ from checks.engine.discovery import claim_files, load_claims
 from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
+from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
 from checks.evidence.proof import ProofRecord
 from checks.implementations.contract import checked_implementations
@@ -158,6 +159,9 @@ class ClaimItem(pytest.Item):
         self.user_properties.append((RECORD, json.dumps(to_json(record), ensure_ascii=False)))
         if record.observed != record.expected:
             raise ClaimMismatch(_mismatch(record))
+
+    def teardown(self) -> None:
+        release_freed_memory()
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimMismatch):

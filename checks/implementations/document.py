@@ -16,8 +16,10 @@ from checks.implementations.document_code import numpy_table, run_torch_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)
 """Tables are built at the smallest of these sizes that holds the positions asked for; none beyond the largest."""
-TABLES_LIMIT = 256 * 2**20
-"""Bytes of tables each adapter keeps; beyond, the least recently used d_model goes (a thorough run draws hundreds)."""
+TABLES_LIMIT = 64 * 2**20
+"""Bytes of tables each adapter keeps (eight of the largest, 4,096 × 256 in float64); beyond, the least recently
+used d_model goes. A thorough run draws a new d_model in most test cases, so a larger cache is rarely hit again and
+only held a worker's memory up (two adapters at 256 MB each took workers past 1 GB)."""
 
 
 class Tables:
