@@ -44,8 +44,9 @@ def _batch_parts(value: Any) -> tuple[Batch, ...]:
 
 
 def _row_key(row: Any) -> Hashable:
-    """A row of a Batch as a set member: its bytes, or the object itself in a Batch of objects (Sentences)."""
-    return row if isinstance(row, Hashable) and not isinstance(row, np.ndarray) else row.tobytes()
+    """A row of a Batch as a set member: its bytes, or the text of an object in a Batch of objects (a Sentence:
+    keeping the object would keep the arrays it caches alive for the whole run)."""
+    return row.tobytes() if isinstance(row, np.ndarray) else repr(row)
 
 
 def _row_of(value: Any, row: int) -> Any:
