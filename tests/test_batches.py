@@ -177,3 +177,17 @@ def test_each_takes_rows_one_by_one_and_an_assume_drops_only_its_row():
     t.begin({"word": words.view(Batch)})
     with pytest.raises(AssertionError, match=r"at \{'word': \"'c'\"\}"):
         t.each(words.view(Batch), lambda word: t.close([1.0 if word == "c" else 0.0], [0.0]))
+
+
+def test_batches_smaller_than_the_nominal_size_still_reach_the_examples_asked_for():
+    """bfloat16's whole position range is 9 rows per test case: the top-up rounds count the rows actually drawn."""
+    c = claim("small-batches")
+
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
+    @THOROUGH
+    @given(pos=position_batches(), d=st.integers(1, 10_000))
+    def nine_rows(t, pos, d):
+        t.close(t.xp.array(pos), t.xp.array(pos), label="pos")
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.examples >= 10_000

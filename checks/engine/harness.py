@@ -97,11 +97,14 @@ class Trial:
         self._seen: set[Hashable] = set()
         self.batched = False
         """Whether any example held a Batch."""
+        self.test_cases = 0
+        """Hypothesis test cases run (each one example, or one batch of them)."""
         self._worst_ratio = -math.inf
 
     def begin(self, example: dict[str, Any]) -> None:
         """A new example (a batch of them in a batched check): the run counts the distinct inputs it has seen."""
         self._example, self._row = example, None
+        self.test_cases += 1
         batches = {name: parts for name, value in example.items() if (parts := _batch_parts(value))}
         lengths = {len(part) for parts in batches.values() for part in parts}
         if len(lengths) > 1:
@@ -416,7 +419,9 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
                 missing, seen = kept.max_examples - run.examples, run.examples
                 if missing <= 0:
                     break
-                cases = math.ceil(TOP_UP_MARGIN * missing / batch) + TOP_UP_REPEATS
+                # rows per test case as drawn (a small domain's whole range, rows a strategy dropped), not `batch`
+                drawn = max(seen / trial.test_cases, 1.0)
+                cases = min(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LIMIT) + TOP_UP_REPEATS
                 test._hypothesis_internal_use_settings = settings(kept, phases=phases, max_examples=cases)
                 test(trial)
                 if run.examples == seen:
@@ -435,10 +440,11 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
 
 BATCHED_TEST_CASES = 100
 """Hypothesis test cases a batched check runs when its profile asks for more examples than that."""
-TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_REPEATS = 10, 1.25, 2
+TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_REPEATS, TOP_UP_LIMIT = 10, 1.25, 2, 10 * BATCHED_TEST_CASES
 """Test cases repeat inputs (Hypothesis mutates earlier ones, and each run starts from the simplest example): a
 batched run that has seen fewer distinct inputs than the profile's max_examples draws again, 25 % over what is
-missing plus two test cases, until it has them or a round adds none."""
+missing at the rows its test cases have held (at most 1,000 test cases a round) plus two, until it has them or a
+round adds none."""
 
 
 def batch_size(max_examples: int) -> int:
