@@ -16,7 +16,9 @@ from checks.helpers.strategies import Batch, as_batch, position_batches
 from checks.implementations.registry import by_name
 
 QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
-THOROUGH = settings(max_examples=10_000, database=None, deadline=None)
+THOROUGH = settings(max_examples=10_000, database=None, deadline=None, derandomize=False)
+"""The thorough profile's budget; random even where the loaded profile is the derandomized ci (a derandomized run
+replays the same test cases in every top-up round, which then adds nothing)."""
 
 
 def trial(dtype: str = "float32") -> Trial:

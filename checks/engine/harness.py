@@ -420,7 +420,7 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
                 if missing <= 0:
                     break
                 # rows per test case as drawn (a small domain's whole range, rows a strategy dropped), not `batch`
-                drawn = max(seen / trial.test_cases, 1.0)
+                drawn = max(seen / max(trial.test_cases, 1), 1.0)
                 cases = min(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LIMIT) + TOP_UP_REPEATS
                 test._hypothesis_internal_use_settings = settings(kept, phases=phases, max_examples=cases)
                 test(trial)
