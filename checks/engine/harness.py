@@ -421,7 +421,7 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
                     break
                 # rows per test case as drawn (a small domain's whole range, rows a strategy dropped), not `batch`
                 drawn = max(seen / max(trial.test_cases, 1), 1.0)
-                cases = min(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LIMIT) + TOP_UP_REPEATS
+                cases = min(max(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LEAST), TOP_UP_LIMIT)
                 test._hypothesis_internal_use_settings = settings(kept, phases=phases, max_examples=cases)
                 test(trial)
                 if run.examples == seen:
@@ -440,11 +440,11 @@ def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
 
 BATCHED_TEST_CASES = 100
 """Hypothesis test cases a batched check runs when its profile asks for more examples than that."""
-TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_REPEATS, TOP_UP_LIMIT = 10, 1.25, 2, 10 * BATCHED_TEST_CASES
+TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_LEAST, TOP_UP_LIMIT = 10, 1.25, 10, 10 * BATCHED_TEST_CASES
 """Test cases repeat inputs (Hypothesis mutates earlier ones, and each run starts from the simplest example): a
 batched run that has seen fewer distinct inputs than the profile's max_examples draws again, 25 % over what is
-missing at the rows its test cases have held (at most 1,000 test cases a round) plus two, until it has them or a
-round adds none."""
+missing at the rows its test cases have held (10 … 1,000 test cases a round: a round of two or three can hold only
+repeats), until it has them or a round adds none (the domain was drawn whole)."""
 
 
 def batch_size(max_examples: int) -> int:
