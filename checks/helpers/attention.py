@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 import torch
+from hypothesis import assume
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
@@ -202,10 +203,15 @@ def output_range(x: np.ndarray, w_v: np.ndarray) -> float:
 
 
 def close_attention(t: Any, actual: Array, expected: Array, x: Array, weights: Sequence[Array], label: str) -> None:
-    """t.close for two attention outputs on inputs ``x`` and (W_Q, W_K, W_V), at ``rounding_scale``."""
+    """t.close for two attention outputs on inputs ``x`` and (W_Q, W_K, W_V), at ``rounding_scale``.
+
+    An example whose outputs all lie within this dtype's rounding (found by the thorough profile: float32, d = 1,
+    one word, seed 17318, outputs under 3.3e-6 against an atol of 1e-5) could not fail any comparison, so it is
+    discarded (``assume``: in ``t.each`` only that row) rather than counted or reported as VacuousTolerance."""
     x64, (w_q, w_k, w_v) = t.xp.to_float64(x), (t.xp.to_float64(w) for w in weights)
-    scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v)
-    t.close(actual, expected, scale=scale, bound=output_range(x64, w_v), label=label)
+    scale, bound = rounding_scale(t.dtype, x64, w_q, w_k, w_v), output_range(x64, w_v)
+    assume(t.resolves(expected, scale=scale, bound=bound))
+    t.close(actual, expected, scale=scale, bound=bound, label=label)
 
 
 # --- FLOP formulas (what torch.utils.flop_counter counts: matrix products) ---------------------
