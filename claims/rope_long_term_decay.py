@@ -56,9 +56,10 @@ def partial_sums(distances: np.ndarray, d_model: int) -> np.ndarray:
     return np.cumsum(np.exp(1j * np.outer(distances, theta)), axis=1)
 
 
-def relative_bound(distances: np.ndarray, d_model: int) -> np.ndarray:
-    """B(r) = (2/d) Σ_j |S_j(r)|."""
-    return np.abs(partial_sums(distances, d_model)).sum(axis=1) / (d_model // 2)
+def relative_bound(distances: np.ndarray, d_model: int, rows: int = 4096) -> np.ndarray:
+    """B(r) = (2/d) Σ_j |S_j(r)|, ``rows`` distances at a time (all 65,536 at once held 128 MB of S_j at d = 256)."""
+    parts = [distances[start : start + rows] for start in range(0, len(distances), rows)]
+    return np.concatenate([np.abs(partial_sums(part, d_model)).sum(axis=1) for part in parts]) / (d_model // 2)
 
 
 def abel_bound(q: np.ndarray, key: np.ndarray, distance: np.ndarray) -> np.ndarray:

@@ -12,7 +12,13 @@ from checks.engine.harness import BatchShapeError, Trial, VacuousTolerance, batc
 from checks.evidence.check import Check, CheckRun
 from checks.helpers.backends import NumpyBackend
 from checks.helpers.current import CurrentRun, running
-from checks.helpers.strategies import Batch, as_batch, position_batches
+from checks.helpers.strategies import (
+    Batch,
+    as_batch,
+    position_batches,
+    position_offset_batches,
+    position_pair_batches,
+)
 from checks.implementations.registry import by_name
 
 QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
@@ -108,6 +114,34 @@ def test_a_domain_smaller_than_the_profile_asks_is_drawn_whole_and_no_more():
 
     (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
     assert run.examples == 9 * 3, "bfloat16's positions 0 … 8 at three d"
+
+
+@given(st.data())
+def test_pairs_and_shifts_from_so_small_a_range_are_drawn_whole(data):
+    """bfloat16's 9 positions × 17 shifts: drawn at random, the last of the 153 rows took a thorough run thousands
+    of test cases (31 s and 215 MB in pe.shift-is-rotation); every one is now in each test case."""
+    with running(CurrentRun("bfloat16", batch=100)):
+        at, pq = data.draw(position_offset_batches()), data.draw(position_pair_batches())
+    assert sorted(map(tuple, at.tolist())) == [(p, k) for p in range(9) for k in range(-8, 9)]
+    assert sorted(map(tuple, pq.tolist())) == [(p, q) for p in range(9) for q in range(9)]
+    with running(CurrentRun("float16", batch=100)):
+        assert len(data.draw(position_offset_batches())) <= 129, "129 × 257 rows: a shift drawn per position"
+
+
+def test_a_run_over_so_small_a_domain_ends_in_few_test_cases():
+    c = claim("whole-product")
+    cases = []
+
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
+    @THOROUGH
+    @given(at=position_offset_batches(), d=st.integers(1, 3))
+    def tiny(t, at, d):
+        cases.append(len(at))
+        t.close(t.impl.sinusoidal(at[:, 0] + at[:, 1], 2), t.impl.sinusoidal(at.sum(axis=1), 2), label="PE")
+
+    (run,) = [r for r in run_check(c.declared(Check)[0]) if r.status != "skipped"]
+    assert run.status == "passed" and run.examples == 153 * 3, "every (pos, k) at three d"
+    assert len(cases) <= 120, f"{len(cases)} test cases"
 
 
 def test_thorough_runs_a_hundred_test_cases_of_a_hundred_distinct_examples():

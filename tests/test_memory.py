@@ -1,47 +1,78 @@
-"""A thorough worker's memory: the claim that once took a worker to 1.4 GB stays well under 1 GB."""
+"""A worker's memory: what a claim kept is released after it, and --memory-limit fails a run whose worker peaked
+above the limit (`tox -e thorough` runs the whole catalog with --memory-limit 1024)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import textwrap
 
+import numpy as np
 import pytest
 import torch
 
 from checks.engine import sweep_memory
 from checks.engine.memory import release_freed_memory
+from checks.implementations.document import Tables
 from checks.results.files import ROOT
 
-WORKER_LIMIT = 2**30
-"""Peak resident memory allowed to one worker process (1 GiB)."""
 
-
-@pytest.mark.skipif(
-    os.environ.get("THEORY_CLAIMS_PROFILE") != "thorough",
-    reason="a thorough run of one claim (20 s): `tox -e thorough` runs it (CI's tox stays under 10 minutes)",
-)
-def test_the_activation_memory_claim_runs_under_thorough_within_a_gigabyte(tmp_path):
-    """attention.long-sequence-memory kept every tensor a training step saves for backward (138 MiB of scores at
-    n = 4096, and the allocator kept what was freed): 1,415 MB in one process. It now counts them as they are
-    saved; the whole pytest process, thorough profile (three seeds), has to stay under WORKER_LIMIT."""
-    results = str(tmp_path / "results.json")
-    arguments = ["-q", "-p", "no:cacheprovider", "claims/attention_long_sequences.py", "--results", results]
-    script = (
-        "import resource, sys, pytest; code = pytest.main(sys.argv[1:]); "
-        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)"
-    )
-    env = {**os.environ, "THEORY_CLAIMS_PROFILE": "thorough", "THEORY_CLAIMS_THIRD_PARTY": "0"}
-    done = subprocess.run(
-        [sys.executable, "-c", script, *arguments], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    peak = int(done.stdout.split("peak")[-1]) * 1024  # ru_maxrss is in kilobytes on Linux
-    assert peak <= WORKER_LIMIT, f"peak RSS {peak / 2**20:.0f} MiB > {WORKER_LIMIT / 2**20:.0f} MiB"
-
-
-def test_a_finished_claim_gives_back_the_sweeps_buffers():
-    """The sweeps keep their buffers while a claim runs; after it the plugin drops them (release_freed_memory)."""
+def test_a_finished_claim_gives_back_the_sweeps_buffers_and_the_document_tables():
+    """The sweeps keep their buffers and the document adapters their tables while a claim runs; after it the plugin
+    drops them (release_freed_memory)."""
     sweep_memory._KEPT[("cpu", torch.float64)] = [torch.zeros(2**20, dtype=torch.float64)]
+    tables = Tables(lambda size, d_model: np.zeros((size, d_model)))
+    tables.rows(64, 8)
+    assert tables.nbytes == 64 * 8 * 8
     release_freed_memory()
     assert not sweep_memory._KEPT
+    assert tables.nbytes == 0
+
+
+PROOF_ONLY = """
+    import sympy as sp
+    from checks import Claim, Quote
+
+    claim = Claim(id="memory.proof", title="t", statement="s", expect="proved",
+                  sources=[Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")])
+
+    @claim.proof
+    def _(p):
+        x = sp.Symbol("x", real=True)
+        p.decide(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
+"""
+
+
+def _one_claim(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
+    (pytester.mkdir("claims") / "proof_only.py").write_text(textwrap.dedent(PROOF_ONLY))
+
+
+def test_a_run_over_its_memory_limit_fails_and_names_the_process(pytester):
+    _one_claim(pytester)
+    within = pytester.runpytest_inprocess(
+        "claims", "--results", "r.json", "-p", "no:cacheprovider", "--memory-limit", "1e6"
+    )
+    assert within.ret == pytest.ExitCode.OK
+    within.stdout.fnmatch_lines(["theory-claims: peak RSS per process: pytest * MiB (limit 1,000,000 MiB)"])
+    over = pytester.runpytest_inprocess(
+        "claims", "--results", "r.json", "-p", "no:cacheprovider", "--memory-limit", "1"
+    )
+    over.assert_outcomes(passed=1)
+    assert over.ret == pytest.ExitCode.TESTS_FAILED, "the claim passed, the memory did not"
+    over.stdout.fnmatch_lines(["theory-claims: FAILED --memory-limit: pytest peaked at * MiB, over 1 MiB"])
+
+
+def test_under_xdist_each_worker_reports_its_own_peak(pytester, monkeypatch):
+    _one_claim(pytester)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    outcome = pytester.runpytest_subprocess(
+        "claims", "-n", "2", "-p", "no:cacheprovider", "--results", "r.json", "--memory-limit", "1"
+    )
+    assert outcome.ret == pytest.ExitCode.TESTS_FAILED
+    outcome.stdout.fnmatch_lines(["theory-claims: peak RSS per process: gw0 * MiB, gw1 * MiB (limit 1 MiB)"])
+    outcome.stdout.fnmatch_lines(["*FAILED --memory-limit: gw0 peaked at*", "*FAILED --memory-limit: gw1 peaked at*"])
+
+
+def test_a_memory_limit_that_is_not_positive_is_a_usage_error(pytester):
+    _one_claim(pytester)
+    outcome = pytester.runpytest_inprocess("claims", "-p", "no:cacheprovider", "--memory-limit", "0")
+    assert outcome.ret == pytest.ExitCode.USAGE_ERROR

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from checks.engine import memory_limit
 from checks.engine.claim import Claim
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.environment import environment
@@ -56,6 +57,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="run only the claims that examine implementations (a check with uses=, a probe of the adapters)",
     )
+    group.addoption(
+        "--memory-limit",
+        type=float,
+        default=None,
+        metavar="MIB",
+        help="fail the run when a process that ran claims (each xdist worker) peaked above MIB of resident memory",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -68,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
             register(load(spec))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
+    memory_limit.configure(config)
     coverage = Coverage(config)
     config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))
     config.pluginmanager.register(coverage, "theory-claims-coverage")
