@@ -1,9 +1,8 @@
 """Give back to the system what a finished claim freed.
 
-glibc keeps freed blocks in its arenas, and large tensors and tables (a sweep's chunks, the document adapters'
-tables) come from there once its mmap threshold has risen: a worker's RSS then only grows, claim after claim.
-After each claim the plugin drops the sweeps' kept buffers (checks.engine.sweep_memory) and the caches registered
-as lasting one claim (checks.helpers.claim_caches: the document adapters' tables), and asks glibc to return
+glibc keeps freed blocks in its arenas, and large tensors (a sweep's chunks) come from there once its mmap
+threshold has risen: a worker's RSS then only grows, claim after claim.
+After each claim the plugin drops the sweeps' kept buffers (checks.engine.sweep_memory) and asks glibc to return
 free pages (``malloc_trim``, about 5 ms; with another C library that step does nothing). A full garbage collection
 as well would cost 100 ms a claim here, for cycles Python's own collector frees anyway.
 """
@@ -16,7 +15,6 @@ import functools
 from typing import Any
 
 from checks.engine.sweep_memory import release_kept
-from checks.helpers.claim_caches import clear_claim_caches
 
 
 @functools.cache
@@ -30,10 +28,8 @@ def _libc() -> Any:
 
 
 def release_freed_memory() -> None:
-    """Drop the sweeps' buffers and the per-claim caches, then return the heap's free pages to the system (glibc
-    only)."""
+    """Drop the sweeps' buffers, then return the heap's free pages to the system (glibc only)."""
     release_kept()
-    clear_claim_caches()
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)

@@ -6,46 +6,69 @@ adapters only ask it for tables and cast them the way a user would.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import os
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import torch
 
-from checks.helpers.claim_caches import per_claim
 from checks.implementations.document_code import numpy_table, run_torch_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)
 """Tables are built at the smallest of these sizes that holds the positions asked for; none beyond the largest."""
-TABLES_LIMIT = 64 * 2**20
-"""Bytes of tables each adapter keeps (eight of the largest, 4,096 × 256 in float64); beyond, the least recently
-used d_model goes. A thorough run draws a new d_model in most test cases, so a larger cache is rarely hit again and
-only held a worker's memory up (two adapters at 256 MB each took workers past 1 GB). The tables go after each claim
-(checks.helpers.claim_caches): kept, they held 128 MB of a worker through every later claim."""
 
 
 class Tables:
-    """One table per d_model, the largest built so far: its first rows are the smaller tables (a row of the
-    document's code does not depend on max_len), and the least recently used go past ``limit`` bytes."""
+    """One table per d_model, the largest built so far (its first rows are the smaller tables: a row of the
+    document's code does not depend on max_len), each in a file of a folder of this process's own, read through a
+    memory map for each lookup.
 
-    def __init__(self, build: Callable[[int, int], np.ndarray], limit: int = TABLES_LIMIT) -> None:
-        self.build, self.limit = build, limit
-        self._tables: OrderedDict[int, np.ndarray] = OrderedDict()
-        per_claim(self._tables.clear)
+    Building a table runs the lesson's Python loop in the sandbox (0.1–0.35 s at 4,096 positions), and a thorough run
+    draws a new d_model in most test cases: kept in memory, the tables a run can ask for come to 4,096 × (1 + … +
+    256) × 12 bytes ≈ 1.6 GB (two adapters); a 64 MB cache per adapter rebuilt them for most test cases (465 s of a
+    thorough run's 1,500 s of checks) and still held 128 MB of a worker. On disk each is built once per process and
+    only the rows looked up come into memory. The folder goes when the process ends.
+    """
 
-    def rows(self, size: int, d_model: int) -> np.ndarray:
-        """A table of at least ``size`` rows for ``d_model``."""
-        table = self._tables.pop(d_model, None)
-        if table is None or len(table) < size:
-            table = self.build(size, d_model)
-        self._tables[d_model] = table
-        while len(self._tables) > 1 and self.nbytes > self.limit:
-            self._tables.popitem(last=False)
-        return table
+    def __init__(self, build: Callable[[int, int], np.ndarray]) -> None:
+        self.build = build
+        self._sizes: dict[int, int] = {}
+        self._folder: Path | None = None
+        self._owner = 0
+
+    def lookup(self, positions: np.ndarray, d_model: int) -> np.ndarray:
+        """Rows ``positions`` of the d_model table (built at the smallest of TABLE_SIZES that holds them)."""
+        size, path = _table_size(positions), self._path(d_model)
+        if self._sizes.get(d_model, 0) < size:
+            table = np.asarray(self.build(size, d_model))
+            np.save(path, table, allow_pickle=False)
+            self._sizes[d_model] = len(table)
+        return np.array(np.load(path, mmap_mode="r", allow_pickle=False)[positions])
 
     @property
-    def nbytes(self) -> int:
-        return sum(table.nbytes for table in self._tables.values())
+    def built(self) -> dict[int, int]:
+        """d_model → rows of the table kept for it."""
+        return dict(self._sizes)
+
+    def _path(self, d_model: int) -> Path:
+        if self._folder is None or self._owner != os.getpid():  # a forked child makes its own
+            self._folder, self._owner, self._sizes = (
+                Path(tempfile.mkdtemp(prefix="theory-claims-tables-")),
+                os.getpid(),
+                {},
+            )
+            weakref.finalize(self, _remove, self._folder, self._owner)
+        return self._folder / f"{int(d_model)}.npy"
+
+
+def _remove(folder: Path, owner: int) -> None:
+    """The tables' folder, by the process that made it (not by a forked child that inherited its finalizer)."""
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _table_size(positions: np.ndarray) -> int:
@@ -67,7 +90,7 @@ class DocumentNumpy:
         return "NumPy runs on the CPU only" if device != "cpu" else None
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> np.ndarray:
-        return NUMPY_TABLES.rows(_table_size(positions), d_model)[positions].astype(dtype)
+        return NUMPY_TABLES.lookup(positions, d_model).astype(dtype)
 
 
 class DocumentTorch:
@@ -77,8 +100,7 @@ class DocumentTorch:
     min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> torch.Tensor:
-        table = TORCH_TABLES.rows(_table_size(positions), d_model)
-        return torch.from_numpy(table).to(device, getattr(torch, dtype))[torch.as_tensor(positions)]
+        return torch.from_numpy(TORCH_TABLES.lookup(positions, d_model)).to(device, getattr(torch, dtype))
 
 
 def _torch_table(size: int, d_model: int) -> np.ndarray:
