@@ -12,6 +12,7 @@ from checks.helpers.backends import NumpyBackend
 from checks.helpers.encodings import clockwise_turn
 from checks.helpers.formulas import k, pos
 from checks.helpers.strategies import d_models, position_offset_batches
+from checks.helpers.tolerances import angle_scale
 from checks.implementations.references import Reference, frequency_values
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
@@ -71,12 +72,15 @@ def _(p):
 @claim.check(dtypes=FLOATS, batched=True)
 @given(at=position_offset_batches(starts=2), d=d_models(even=True, high=128))
 def same_turn_at_two_positions(t, at, d):
-    """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k)."""
+    """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k).
+
+    The turn combines the hands at start and at start + k, so it carries both angles' rounding: the scale is
+    angle_scale(start, start + k) (ω_i ≤ 1), not the larger position alone."""
     pos, other, k = at.T
     turned = k[:, None] * frequency_values(d)[None, :]
     expected = (np.cos(turned), np.sin(turned))
-    scale = np.max(np.abs([pos, pos + k, other, other + k]), axis=0)
     for start, label in ((pos, "at pos"), (other, "at the other position")):
+        scale = angle_scale(start, start + k)
         cosine, sine = clockwise_turn(t.impl.sinusoidal(start, d), t.impl.sinusoidal(start + k, d))
         t.close(cosine, expected[0], scale=scale, bound=2.0, label=f"cos of the turn {label}")
         t.close(sine, expected[1], scale=scale, bound=2.0, label=f"sin of the turn {label}")

@@ -2,12 +2,14 @@
 
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.testing._comparison import _DTYPE_PRECISIONS
 
+from checks.helpers.encodings import clockwise_turn
 from checks.helpers.tolerances import (
     FLOATS,
     MEANINGFUL_FRACTION,
@@ -17,6 +19,8 @@ from checks.helpers.tolerances import (
     position_limit,
     tolerance,
 )
+from checks.implementations.references import frequency_values
+from checks.implementations.registry import by_name
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -95,3 +99,16 @@ def test_angle_scale_covers_what_one_angle_width_missed(case, one_width_scale):
     error = abs(got - exact)
     assert error > tolerance("float16").at(one_width_scale)
     assert error <= tolerance("float16").at(angle_scale(*angles))
+
+
+def test_a_turn_between_two_hands_carries_both_angles_rounding():
+    """Found by a thorough run of pe.shift-angle-pos-free: in float16 the turn from PE(39) to PE(39 − 78) errs by
+    0.0454, over rtol · max(|pos|, |pos + k|) = 0.045 (the check's old scale) and within rtol · angle_scale(pos,
+    pos + k), which counts each hand's angle."""
+    impl, start, k, d = by_name("reference-torch"), np.array([39]), np.array([-78]), 128
+    cosine, _ = clockwise_turn(
+        impl.sinusoidal(start, d, "float16", "cpu"), impl.sinusoidal(start + k, d, "float16", "cpu")
+    )
+    error = float(np.max(np.abs(np.asarray(cosine, dtype=np.float64) - np.cos(k[:, None] * frequency_values(d)))))
+    assert error > tolerance("float16").at(45.0)
+    assert error <= tolerance("float16").at(angle_scale(start, start + k)[0])
