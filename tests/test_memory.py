@@ -1,5 +1,5 @@
 """A worker's memory: what a claim kept is released after it, and --memory-limit fails a run whose worker peaked
-above the limit (`tox -e thorough` runs the whole catalog with --memory-limit 1024)."""
+above the limit (`tox -e thorough` runs the whole catalog with --memory-limit 953, 1 GB)."""
 
 from __future__ import annotations
 
