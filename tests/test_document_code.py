@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -26,14 +25,13 @@ def test_scripts_run_in_another_process_and_leave_this_one_alone():
     assert int(run.stdout) != os.getpid() and "SANDBOX_MARK" not in os.environ
 
 
-def test_scripts_share_one_worker_and_later_ones_are_fast():
+def test_scripts_share_one_worker():
+    """Later scripts reuse the worker (how fast that is: tests/benchmarks/test_budgets.py, ``tox -e bench``)."""
     run_script("import numpy")
     started = document_code._SANDBOX.started
-    begun = time.perf_counter()
     runs = [run_script(f"print({n} * 2)") for n in range(5)]
     assert [r.stdout for r in runs] == [f"{2 * n}\n" for n in range(5)]
     assert document_code._SANDBOX.started == started
-    assert time.perf_counter() - begun < 2.0
 
 
 def test_output_exit_status_and_errors_are_reported_as_a_process_would():

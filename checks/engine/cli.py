@@ -4,10 +4,11 @@
     python -m checks list [--results PATH]
     python -m checks flake [--runs 20] [--profile dev] [-n 2] [-- PYTEST_ARGS]
     python -m checks sentences [--document 002]
+    python -m checks compare BEFORE AFTER
 
 ``list`` reads a results file only (no torch import); ``new``, ``flake`` and ``sentences`` load or run the claims.
-Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs, or ``sentences`` a sentence without a
-class or a stale entry; 2 bad input (a results
+Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs, ``sentences`` a sentence without a
+class or a stale entry, or ``compare`` a claim, verdict or finding that differs; 2 bad input (a results
 file, an id, a quote), with one line saying which and why.
 """
 
@@ -89,7 +90,20 @@ def _parser() -> argparse.ArgumentParser:
     sentences.add_argument("--document", default="", help="only this document (or a prefix of its name: 002)")
     sentences.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
     sentences.set_defaults(command=_sentences)
+
+    comparing = commands.add_parser("compare", help="claims, verdicts and findings that differ between two runs")
+    comparing.add_argument("before", type=Path, help="the earlier results file")
+    comparing.add_argument("after", type=Path, help="the later results file")
+    comparing.set_defaults(command=compare_results)
     return parser
+
+
+def compare_results(args: argparse.Namespace) -> int:
+    from checks.results.compare import compare
+
+    comparison = compare(read_results(args.before), read_results(args.after))
+    print(comparison.report())
+    return 0 if comparison.identical else 1
 
 
 def _sentences(args: argparse.Namespace) -> int:

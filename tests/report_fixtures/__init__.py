@@ -225,3 +225,24 @@ def write_fixture_results(folder: Path) -> tuple[Path, Path]:
     gpu_env = {**env, "gpus": ["NVIDIA H200 (fixture)"], "cuda": "12.9", "hypothesis_seed": "12345"}
     cuda = write_document(folder / "cuda.json", on_cuda(real), gpu_env)
     return cpu, cuda
+
+
+def many_claims(results: Path, count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``count`` copies of a fixture claim, each with a figure of every kind, and the file's environment."""
+    document = json.loads(results.read_text(encoding="utf-8"))
+    template = next(c for c in document["claims"] if c["id"] == "pe.shift-is-rotation")
+    probe = {
+        "kind": "probe",
+        "name": "figures",
+        "seconds": 0.0,
+        "measurements": {},
+        "findings": [],
+        "figures": probe_figures(escaping_record()),
+    }
+    claims = []
+    for n in range(count):
+        claim = copy.deepcopy(template)
+        claim["id"] = f"speed.claim-{n}"
+        claim["evidence"].append(probe)
+        claims.append(claim)
+    return claims, document["environment"]
