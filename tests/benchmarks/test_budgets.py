@@ -4,7 +4,7 @@
 - every symbolic proof: under 3 s;
 - the report build from a results file: under 10 s, and for 45 claims with a figure of each kind on every one;
 - every decision of the inequality corpus (tests/inequality_corpus.py): under 3 s;
-- a script in the lesson-code sandbox's warm worker: faster than starting a Python interpreter that imports numpy
+- a script in the lesson-code sandbox's warm worker: under half the time of starting a Python interpreter that imports numpy
   (a ratio, so it holds on a slow machine as on a fast one);
 - every dense sweep in float32 on the CPU: at least 10⁷ cases/s, and within 2× of a
   plain torch.sin + torch.cos over the same number of elements (the floor); a sweep known to
@@ -85,16 +85,16 @@ def test_inequality_decision_under_3_seconds(benchmark, lhs, relation, rhs):
 
 
 def test_a_warm_sandbox_script_beats_a_fresh_interpreter(benchmark):
-    """Five scripts in the warm worker take less time than one ``python -c "import numpy"``."""
+    """A script in the warm worker takes under half the time of one ``python -c "import numpy"``."""
     from checks.implementations.document_code import run_script
 
     run_script("import numpy")  # the worker starts here, not in the timing
-    benchmark.pedantic(lambda: [run_script(f"print({n})") for n in range(5)], rounds=3, iterations=1)
+    benchmark.pedantic(lambda: run_script("print(1)"), rounds=5, iterations=1)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import numpy"], check=True)
     fresh = time.perf_counter() - started
     benchmark.extra_info.update(fresh_interpreter_seconds=fresh, ratio=benchmark.stats.stats.min / fresh)
-    assert benchmark.stats.stats.min < fresh
+    assert benchmark.stats.stats.min < fresh / 2
 
 
 @pytest.mark.parametrize(("claim", "declared"), PROOFS, ids=[claim.id for claim, _ in PROOFS])
