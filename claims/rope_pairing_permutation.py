@@ -8,7 +8,7 @@ from checks import FLOATS, Claim, Quote
 from checks.helpers.formulas import omega, rotation
 from checks.helpers.strategies import vector_batches
 from checks.implementations.base import is_reference, missing
-from checks.implementations.fingerprint import pair_order, pairing_name, probing, rotated_dimensions
+from checks.implementations.fingerprint import layout_of, pair_order, pairing_name, probing, rotated_dimensions
 from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED, rope_layout, to_interleaved
 
 claim = Claim(
@@ -102,7 +102,7 @@ def agrees_after_permutation(t, xm):
     if t.run.reference:
         layout, mine = rope_layout(x.shape[-1], HALF_SPLIT), half_split_formula(t, x, m)
     else:
-        layout = t.impl.rope_layout(x.shape[-1])
+        layout = layout_of(t.impl, x.shape[-1])
         mine = t.xp.to_float64(t.impl.rope(t.xp.array(x), m.tolist()))
     expected = layout.apply(x, lambda part: t.xp.to_float64(t.ref.rope(t.xp.array(part), m.tolist())))
     t.close(

@@ -19,6 +19,7 @@ from checks.helpers.rope import (
     score_scale,
 )
 from checks.helpers.strategies import as_batch
+from checks.implementations.fingerprint import layout_of
 from checks.implementations.references import Reference, frequency_values
 
 claim = Claim(
@@ -101,9 +102,7 @@ def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -
 def score_sees_only_distance(t, qk):
     q, key, (m, n) = qk[0], qk[1], qk[2].T
     rotated = rope_score_rows(t.impl, q, key, m, n)
-    layout = t.impl.rope_layout(
-        q.shape[1]
-    )  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
+    layout = layout_of(t.impl, q.shape[1])  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
     q_in, key_in, turned = q[:, layout.order], key[:, layout.order], layout.rotated
     kept = np.sum(q_in[:, turned:] * key_in[:, turned:], axis=-1)
     expected = relative_score(q_in[:, :turned], key_in[:, :turned], n - m) + kept

@@ -10,7 +10,7 @@ import torch
 from checks.evidence.check import CheckRun
 from checks.helpers.backends import TorchBackend
 from checks.implementations.base import Implementation, missing
-from checks.implementations.fingerprint import pair_order, probing
+from checks.implementations.fingerprint import layout_of, pair_order, probing
 from checks.implementations.pairing import HALF_SPLIT, to_interleaved
 from checks.implementations.registry import by_name, implementations, load, offering
 from checks.results import read_results
@@ -109,7 +109,7 @@ def test_third_party_adapters_rotate_like_the_reference_in_their_layout_when_ins
     x = torch.randn(4, 16, dtype=torch.float32)
     positions = np.array([0, 1, 7, 1000])
     implementation = Implementation(adapter, TorchBackend("float32"))
-    reference = implementation.rope_layout(16).apply(
+    reference = layout_of(implementation, 16).apply(
         x.double().numpy(), lambda part: by_name("reference-numpy").rope(part, positions)
     )
     got = implementation.rope(x, positions).double()

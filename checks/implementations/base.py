@@ -36,8 +36,6 @@ from checks.implementations.pairing import (
     INTERLEAVED,
     LAYOUTS,
     PAIRINGS,
-    RopeLayout,
-    rope_layout,
     to_document_layout,
 )
 
@@ -144,18 +142,6 @@ class Implementation:
         self._inside(int(x.shape[-1]), ())
         expected = Expected((int(x.shape[0]), int(w_v.shape[-1])), *_dtype_device(x))
         return self._call("attention", expected, x, w_q, w_k, w_v)
-
-    def rope_layout(self, d_model: int) -> RopeLayout:
-        """How this implementation's rotation sits in d_model dimensions: its pairs, and which dimensions rotate.
-
-        The pairs are the declared ``pairing``; the rotated dimensions are measured
-        (checks.implementations.fingerprint): a partial rotation is a variant, not a failure.
-        """
-        if self.reference:
-            return rope_layout(d_model, self.pairing)
-        from checks.implementations.fingerprint import rotated_dimensions
-
-        return rope_layout(d_model, self.pairing, rotated_dimensions(self, d_model))
 
     def _inside(self, d_model: int, positions: np.ndarray | tuple[()]) -> None:
         reason = self.domain.refuses(d_model=d_model, positions=positions)

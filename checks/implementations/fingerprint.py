@@ -21,7 +21,14 @@ import numpy as np
 from checks.helpers.backends import BACKENDS
 from checks.implementations.base import Implementation, backend_name
 from checks.implementations.domain import Domain
-from checks.implementations.pairing import CONCATENATED, HALF_SPLIT, INTERLEAVED, to_interleaved
+from checks.implementations.pairing import (
+    CONCATENATED,
+    HALF_SPLIT,
+    INTERLEAVED,
+    RopeLayout,
+    rope_layout,
+    to_interleaved,
+)
 from checks.implementations.references import BASE
 from checks.results.codec import JSON
 
@@ -47,6 +54,17 @@ def prober(implementation: Implementation) -> Implementation:
 def probing(adapter: Any, domain: Domain | None = None) -> Implementation:
     """``adapter`` bound for probing: float64 on the CPU where its domain allows (see prober)."""
     return prober(Implementation(adapter, BACKENDS[backend_name(adapter)]("float64"), domain))
+
+
+def layout_of(implementation: Implementation, d_model: int) -> RopeLayout:
+    """How an implementation's rotation sits in d_model dimensions: its pairs, and which dimensions rotate.
+
+    The pairs are the declared ``pairing``; the rotated dimensions are measured: a partial rotation is a variant,
+    not a failure.
+    """
+    if implementation.reference:
+        return rope_layout(d_model, implementation.pairing)
+    return rope_layout(d_model, implementation.pairing, rotated_dimensions(implementation, d_model))
 
 
 def rotated_dimensions(implementation: Implementation, d_model: int) -> int:

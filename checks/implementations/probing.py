@@ -10,6 +10,7 @@ import torch
 from checks.helpers.backends import NumpyBackend, TorchBackend
 from checks.helpers.precision import ErrorFunction, rope_vectors
 from checks.implementations.base import Implementation
+from checks.implementations.fingerprint import layout_of
 from checks.implementations.references import Reference
 
 
@@ -17,12 +18,12 @@ def adapter_score_errors(adapter: Any, dtype: str, d_model: int, distance: int) 
     """|(R(mθ)q)·(R(nθ)k) − qᵀR((n−m)θ)k| at m = pos, n = pos + distance, rotations by the adapter in the dtype.
 
     q and k are the envelope's fixed vectors, rounded to the dtype; the exact score places the rotation
-    as the implementation does (its pairs, the dimensions it rotates: Implementation.rope_layout).
+    as the implementation does (its pairs, the dimensions it rotates: fingerprint.layout_of).
     Every call goes through Implementation, so a failure names the adapter and its input.
     """
     implementation = Implementation(adapter, TorchBackend(dtype))
     q, key = (v.to(getattr(torch, dtype)).double().numpy() for v in rope_vectors(d_model))
-    layout = implementation.rope_layout(d_model)
+    layout = layout_of(implementation, d_model)
     exact_rope = Reference(NumpyBackend("float64")).rope
     exact = float(q @ layout.apply(key, lambda part: exact_rope(part[None, :], [distance])[0]))
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from checks.symbolic.decide import Certificate, Decision, Relation, Step, atom_steps, statement
+from checks.symbolic.decision import Certificate, Decision, Relation, Step, atom_steps, statement
 from checks.symbolic.fragment import OutsideFragment, Translation, translate
 from checks.symbolic.sos import SosSearch
 from checks.symbolic.witness import CONFIRM_PRECISION, PRECISION, ZERO, evaluate, sample

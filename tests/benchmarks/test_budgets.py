@@ -4,7 +4,8 @@
 - every symbolic proof: under 3 s;
 - the report build from a results file: under 10 s, and for 45 claims with a figure of each kind on every one;
 - every decision of the inequality corpus (tests/inequality_corpus.py): under 3 s;
-- a script in the lesson-code sandbox's warm worker: under half the time of starting a Python interpreter that imports numpy
+- a script in the lesson-code sandbox's warm worker: under half the time of starting a Python interpreter
+  that imports numpy
   (a ratio, so it holds on a slow machine as on a fast one);
 - every dense sweep in float32 on the CPU: at least 10⁷ cases/s, and within 2× of a
   plain torch.sin + torch.cos over the same number of elements (the floor); a sweep known to

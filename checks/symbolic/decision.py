@@ -1,0 +1,90 @@
+"""What a decision answers: its status, displayed steps and certificates (shared by identities and inequalities)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy as sp
+
+from checks.symbolic.fragment import Translation
+
+Status = Literal["proved", "refuted", "unknown"]
+Relation = Literal["==", "<=", ">=", "<", ">"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One displayed step of a proof: a label and a SymPy expression.
+
+    ``checked``: part of a decision or structural fact the machine checked; otherwise an explanation that
+    carries no verdict (``Proof.step``).
+    """
+
+    label: str
+    expr: sp.Basic
+    checked: bool = False
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """polynomial = ε + Σ w_i·square_i² + Σ quotient_j·relation_j: re-checkable by expansion.
+
+    An identity's certificate has no squares and ε = 0 (``relation`` "="); an inequality's proves
+    polynomial ≥ 0 (">=": every w_i ≥ 0, ε ≥ 0) or polynomial > 0 (">": ε > 0 as well).
+    """
+
+    polynomial: sp.Expr
+    relations: tuple[sp.Expr, ...]
+    quotients: tuple[sp.Expr, ...]
+    relation: Literal["=", ">=", ">"] = "="
+    weights: tuple[sp.Rational, ...] = ()
+    squares: tuple[sp.Expr, ...] = ()
+    epsilon: sp.Rational = sp.S.Zero
+
+    def verify(self) -> bool:
+        if len(self.quotients) != len(self.relations) or len(self.weights) != len(self.squares):
+            return False
+        if any(not (w.is_Rational and w >= 0) for w in self.weights) or not self.epsilon.is_Rational:
+            return False
+        if self.relation == "=" and (self.weights or self.epsilon != 0):
+            return False
+        if self.epsilon < 0 or (self.relation == ">" and self.epsilon <= 0):
+            return False
+        pairs = zip(self.quotients, self.relations, strict=True)
+        combination = sum((q * g for q, g in pairs), sp.Integer(0))
+        squares = sum((w * f**2 for w, f in zip(self.weights, self.squares, strict=True)), sp.Integer(0))
+        return sp.expand(self.polynomial - self.epsilon - squares - combination) == 0
+
+
+@dataclass
+class Decision:
+    """The answer of ``decide`` with everything needed to show or re-check it."""
+
+    status: Status
+    lhs: sp.Basic
+    rhs: sp.Basic
+    steps: list[Step] = field(default_factory=list)
+    certificates: list[Certificate] = field(default_factory=list)
+    witness: dict[str, str] | None = None
+    reason: str = ""
+    conditions: list[str] = field(default_factory=list)
+    relation: Relation = "=="
+
+    @property
+    def statement(self) -> sp.Basic:
+        """lhs relation rhs, unevaluated."""
+        return statement(self.lhs, self.rhs, self.relation)
+
+
+def statement(lhs: sp.Basic, rhs: sp.Basic, relation: Relation = "==") -> sp.Basic:
+    kinds = {"==": sp.Eq, "<=": sp.Le, ">=": sp.Ge, "<": sp.Lt, ">": sp.Gt}
+    return kinds[relation](lhs, rhs, evaluate=False)
+
+
+def atom_steps(translation: Translation) -> list[Step]:
+    """One displayed step per angle atom: s_j = sin t_j, c_j = cos t_j."""
+    return [
+        Step("angle atom", sp.Tuple(sp.Eq(atom.sin, sp.sin(atom.angle)), sp.Eq(atom.cos, sp.cos(atom.angle))))
+        for atom in translation.atoms
+    ]
