@@ -1,6 +1,6 @@
 """Claims under claims/ are collected as tests by the theory-claims plugin."""
 
-from checks.engine.profiles import register_profiles
+from checks.profiles import register_profiles
 
 register_profiles()
 

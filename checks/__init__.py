@@ -1,30 +1,78 @@
 """theory-claims: claims from lesson documents, checked symbolically and numerically.
 
-A claim file needs only what this package face exports, and the helpers under checks/helpers.
-The names load lazily, so that tools which only read results files (the report builder) do not
-import torch.
+The public face for claim files is this package and the modules named in ``PUBLIC``; everything else under
+``checks`` is internal and may change (docs/writing-claims.md). A claim file imports only these
+(tests/test_layers.py checks it). The names here load lazily, so that tools which only read results files
+(the report builder) do not import torch or SymPy; an editor sees them through the imports below.
 
-Layers, as folders: ``checks.engine`` (claim model, discovery, evaluation, harness, sweeps, plugin),
-``checks.evidence`` (the kinds of evidence), ``checks.results`` (the results format),
-``checks.helpers`` (what claim files use; never imports the engine), ``checks.implementations``
-(references, adapters, the document's code), ``checks.symbolic`` (the prover).
+Layers, as folders: ``checks.numerics`` (backends, dtypes, tolerances, reference formulas), ``checks.symbolic``
+(the prover), ``checks.results`` (the results format), ``checks.helpers`` (what the public modules re-export),
+``checks.evidence`` (the kinds of evidence, each with its runner), ``checks.implementations`` (adapters, the
+document's code), ``checks.engine`` (discovery, evaluation, the pytest plugin, the command line).
 """
 
+from __future__ import annotations
+
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from checks.claim import Claim
+    from checks.evidence.experiment import Design, SeedLog
+    from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, FLOATS, LOW_PRECISION
+    from checks.sources import Citation, Document, Quote
+    from checks.symbolic import Proof, decide
+    from checks.verdicts import Verdict
+
+PUBLIC = (
+    "checks",
+    "checks.adapters",
+    "checks.attention",
+    "checks.figures",
+    "checks.formulas",
+    "checks.lesson",
+    "checks.models",
+    "checks.precision",
+    "checks.reference",
+    "checks.rope",
+    "checks.strategies",
+    "checks.training",
+    "checks.works",
+)
+"""The modules a claim file may import from this project."""
 
 _DTYPES = ("BFLOAT16", "FLOAT16", "FLOAT32", "FLOAT64", "FLOATS", "LOW_PRECISION")
 _EXPORTS = {
-    "Claim": "checks.engine.claim",
+    "Claim": "checks.claim",
     "Quote": "checks.sources",
     "Citation": "checks.sources",
+    "Document": "checks.sources",
     "Proof": "checks.symbolic",
     "decide": "checks.symbolic",
     "Verdict": "checks.verdicts",
-    **dict.fromkeys(_DTYPES, "checks.helpers.tolerances"),
+    "Design": "checks.evidence.experiment",
+    "SeedLog": "checks.evidence.experiment",
+    **dict.fromkeys(_DTYPES, "checks.numerics.tolerances"),
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "BFLOAT16",
+    "FLOAT16",
+    "FLOAT32",
+    "FLOAT64",
+    "FLOATS",
+    "LOW_PRECISION",
+    "PUBLIC",
+    "Citation",
+    "Claim",
+    "Design",
+    "Document",
+    "Proof",
+    "Quote",
+    "SeedLog",
+    "Verdict",
+    "decide",
+]
 
 
 def __getattr__(name: str) -> Any:

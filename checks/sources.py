@@ -44,6 +44,17 @@ def _document_text(document: str, folder: Path) -> str:
 
 
 @dataclass(frozen=True)
+class Document:
+    """A document of sources/ by its file name, so that a claim quotes it as ``LESSON_002.quote(section, text)``."""
+
+    name: str
+
+    def quote(self, section: str, text: str) -> Quote:
+        """The sentence ``text`` under the heading ``section`` (checked verbatim when the claim is verified)."""
+        return Quote(self.name, section, text)
+
+
+@dataclass(frozen=True)
 class Quote:
     """An exact sentence from a document, with the section it stands in."""
 

@@ -3,9 +3,9 @@ with as many parameters, with PyTorch's fused kernel and with the scores formed 
 
 import math
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.sequence_layers import ATTENTION, RECURRENT, WIDTH, activation_mib, matched_hidden
+from checks import Claim, Design, SeedLog
+from checks.attention import ATTENTION, RECURRENT, WIDTH, activation_mib, matched_hidden
+from checks.works import LESSON_001
 
 LONG = (1024, 4096)
 CURVE = (64, 256, 1024, 4096)
@@ -25,7 +25,7 @@ claim = Claim(
         "with about as many parameters (LSTM, GRU or tanh RNN), both as PyTorch runs it (a fused kernel that does not "
         "keep the n × n scores) and as the formula writes it (the scores formed)."
     ),
-    sources=[Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "긴 문장 처리 가능")],
+    sources=[LESSON_001.quote("7. 병렬화 장점", "긴 문장 처리 가능")],
     expect="qualified",
 )
 

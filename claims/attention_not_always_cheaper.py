@@ -8,18 +8,10 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim, Quote
-from checks.helpers.attention import (
-    attention_flops,
-    counted_flops,
-    d,
-    gates,
-    n,
-    rnn_flops,
-    self_attention,
-    single_threaded,
-)
-from checks.helpers.backends import TorchBackend
+from checks import FLOAT32, Claim
+from checks.attention import attention_flops, counted_flops, d, gates, n, rnn_flops, self_attention, single_threaded
+from checks.reference import TorchBackend
+from checks.works import LESSON_001
 
 claim = Claim(
     id="attention.not-always-cheaper",
@@ -32,8 +24,7 @@ claim = Claim(
         "document says."
     ),
     sources=[
-        Quote(
-            "001_53050abb35828e70.txt",
+        LESSON_001.quote(
             "자주 하는 오해 5개",
             "Transformer는 항상 RNN보다 계산량이 적다고 생각한다",
         )

@@ -6,8 +6,8 @@ import numpy as np
 import sympy as sp
 from hypothesis import assume, example, given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.attention import (
+from checks import FLOAT64, Claim
+from checks.attention import (
     Sentence,
     close_attention,
     layer_weights,
@@ -18,9 +18,9 @@ from checks.helpers.attention import (
     single_threaded,
     word_vectors,
 )
-from checks.helpers.backends import Backend, NumpyBackend
-from checks.helpers.strategies import as_batch, sentence_batches
-from checks.helpers.tolerances import FLOAT64, tolerance
+from checks.reference import Backend, NumpyBackend, tolerance
+from checks.strategies import as_batch, sentence_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.order-blind",
@@ -32,35 +32,29 @@ claim = Claim(
         "token pairs, as the documents describe: a causal mask alone makes the outputs depend on order."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "위치 정보 없이는 어떤 문제가 생기나?",
             '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"\n\n'
             "모두 같은 단어 집합이므로 같은 결과가 나옵니다.",
         ),
-        Quote(
-            "001_53050abb35828e70.txt",
+        LESSON_001.quote(
             "문제 설정",
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "1. 어텐션은 순서를 모른다",
             "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
+        LESSON_002.quote(
             "1. 어텐션은 순서를 모른다",
             "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다.",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "핵심 메시지",
             '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."',
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "비유: 줄 번호 없는 칠판",
             "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다.",
         ),
@@ -114,7 +108,7 @@ def _close_pooled(t, actual, expected, x, weights, label: str) -> None:
     t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(batch=sentence_batches())
 @example(batch=as_batch([Sentence(d=2, words=(0,), order=(0,), seed=19953)]))
 @single_threaded()

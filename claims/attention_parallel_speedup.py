@@ -7,19 +7,20 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim, Quote
-from checks.helpers.attention import (
+from checks import FLOAT32, Claim
+from checks.attention import (
     attention_flops,
     dependency_depth,
     dispatched_ops,
+    median_seconds,
     rnn_flops,
     rnn_layer,
     self_attention,
     single_threaded,
     timed_layers,
 )
-from checks.helpers.backends import TorchBackend, available_devices
-from checks.helpers.sequence_layers import median_seconds
+from checks.reference import TorchBackend, available_devices
+from checks.works import LESSON_001
 
 claim = Claim(
     id="attention.parallel-speedup",
@@ -32,7 +33,7 @@ claim = Claim(
         "GPU utilisation needs a GPU: scope.parallel-gpu-utilization)."
     ),
     sources=[
-        Quote("001_53050abb35828e70.txt", "6. RNN vs Transformer", "RNN\t순차 계산\nTransformer\t병렬 계산"),
+        LESSON_001.quote("6. RNN vs Transformer", "RNN\t순차 계산\nTransformer\t병렬 계산"),
     ],
     expect="holds",
 )

@@ -5,18 +5,11 @@ import itertools
 import numpy as np
 from hypothesis import example, given
 
-from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim, Quote
-from checks.helpers.attention import (
-    Sentence,
-    output_range,
-    rounding_bound,
-    rounding_scale,
-    self_attention,
-    single_threaded,
-)
-from checks.helpers.backends import Backend, NumpyBackend, TorchBackend
-from checks.helpers.strategies import as_batch, sentence_batches
-from checks.implementations.references import Reference
+from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim
+from checks.attention import Sentence, output_range, rounding_bound, rounding_scale, self_attention, single_threaded
+from checks.reference import Backend, NumpyBackend, Reference, TorchBackend
+from checks.strategies import as_batch, sentence_batches
+from checks.works import LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.pe-restores-order",
@@ -27,15 +20,14 @@ claim = Claim(
         "words that keep their place, because the others' positions change."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "데모 1 · 순서를 섞어 보기",
             "위치 인코딩을 켜면 같은 단어라도 몇 번째 자리에 있느냐에 따라 입력 벡터가 달라지고, 그 차이가 어텐션 "
             "출력에도 드러납니다.",
         ),
-        Quote("001_53050abb35828e70.txt", "문제 설정", "이를 해결하기 위해 사용하는 방법이 Positional Encoding입니다."),
-        Quote("001_53050abb35828e70.txt", "1. Transformer 입력", "토큰의 순서를 모델이 이해할 수 있도록 합니다."),
-        Quote("002_86fa32f25d4c4c54.txt", "1. 어텐션은 순서를 모른다", "데모 1 · 순서를 섞어 보기"),
+        LESSON_001.quote("문제 설정", "이를 해결하기 위해 사용하는 방법이 Positional Encoding입니다."),
+        LESSON_001.quote("1. Transformer 입력", "토큰의 순서를 모델이 이해할 수 있도록 합니다."),
+        LESSON_002.quote("1. 어텐션은 순서를 모른다", "데모 1 · 순서를 섞어 보기"),
     ],
     expect="qualified",
 )

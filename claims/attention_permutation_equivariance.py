@@ -7,8 +7,8 @@ import numpy as np
 import sympy as sp
 from hypothesis import example, given
 
-from checks import FLOATS, Claim, Quote, decide
-from checks.helpers.attention import (
+from checks import Claim, decide
+from checks.attention import (
     Sentence,
     close_attention,
     layer_weights,
@@ -17,8 +17,9 @@ from checks.helpers.attention import (
     single_threaded,
     word_vectors,
 )
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.strategies import as_batch, sentence_batches
+from checks.reference import NumpyBackend
+from checks.strategies import as_batch, sentence_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.permutation-equivariance",
@@ -29,33 +30,28 @@ claim = Claim(
         "receives the same output wherever it stands."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "위치 정보 없이는 어떤 문제가 생기나?",
             '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:',
         ),
-        Quote("001_53050abb35828e70.txt", "문제 설정", "토큰의 순서 정보가 사라집니다."),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
+        LESSON_002.quote(
             "1. 어텐션은 순서를 모른다",
             "그래서 입력 순서를 섞으면 출력도 똑같이 섞여 나올 뿐, 각 단어가 받는 결과는 변하지 않습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "데모 1 · 순서를 섞어 보기",
             "6차원 임베딩과 무작위 W_Q·W_K·W_V로 실제 셀프 어텐션을 계산합니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "1. 어텐션은 순서를 모른다",
             "이 계산 어디에도 “몇 번째 단어인가”는 들어가지 않습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "1. 어텐션은 순서를 모른다",
             "오른쪽 숫자는 “원래 순서에서 같은 단어가 받았던 출력”과의 최대 차이입니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "1. 어텐션은 순서를 모른다", "데모 1 · 순서를 섞어 보기"),
+        LESSON_002.quote("1. 어텐션은 순서를 모른다", "데모 1 · 순서를 섞어 보기"),
     ],
     expect="holds",
 )
@@ -155,7 +151,7 @@ DEMO = Sentence(d=6, words=(0, 1, 2), order=(2, 1, 0), seed=0)
 """Demo 1's setting: 6-dimensional embeddings, random W_Q, W_K, W_V, "dog bites man" → "man bites dog"."""
 
 
-@claim.check(dtypes=FLOATS, uses="attention", batched=True)
+@claim.check(uses="attention", batched=True)
 @given(batch=sentence_batches())
 @example(batch=as_batch([DEMO]))
 @single_threaded()

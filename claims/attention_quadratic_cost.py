@@ -5,8 +5,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim, Quote
-from checks.helpers.attention import (
+from checks import FLOAT32, Claim
+from checks.attention import (
     attention_flops,
     attention_products,
     counted_flops,
@@ -16,7 +16,8 @@ from checks.helpers.attention import (
     self_attention,
     single_threaded,
 )
-from checks.helpers.backends import TorchBackend
+from checks.reference import TorchBackend
+from checks.works import LESSON_001
 
 claim = Claim(
     id="attention.quadratic-cost",
@@ -27,7 +28,7 @@ claim = Claim(
         "Θ(n²) (FLOPs / n² → 4d), and the n² part overtakes the projections from n = 3d/2 on. The softmax adds n² "
         "exponentials, also quadratic (the counter counts matrix products only)."
     ),
-    sources=[Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "Self-Attention 계산량은 O(n²)입니다.")],
+    sources=[LESSON_001.quote("7. 병렬화 장점", "Self-Attention 계산량은 O(n²)입니다.")],
     expect="proved",
 )
 

@@ -4,9 +4,9 @@ recurrent kind (a designed experiment; on one CPU thread, as every experiment he
 import functools
 import math
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.sequence_layers import ATTENTION, RECURRENT, WIDTH, matched_hidden, step_seconds
+from checks import Claim, Design, SeedLog
+from checks.attention import ATTENTION, RECURRENT, WIDTH, matched_hidden, step_seconds
+from checks.works import LESSON_001
 
 LENGTHS = (64, 256, 1024, 4096)
 REPEATS = 1
@@ -22,7 +22,7 @@ claim = Claim(
         "speed-up that parallel hardware gives attention's fixed-depth graph, attention.parallel-speedup, is not "
         "measured)."
     ),
-    sources=[Quote("001_53050abb35828e70.txt", "7. 병렬화 장점", "학습 속도 증가")],
+    sources=[LESSON_001.quote("7. 병렬화 장점", "학습 속도 증가")],
     expect="qualified",
 )
 

@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.encodings import rounded
-from checks.helpers.strategies import UNIT, Batch, as_batch, batch_size, d_models
+from checks import FLOATS, Claim
+from checks.reference import rounded
+from checks.strategies import UNIT, Batch, as_batch, batch_size, d_models
+from checks.works import LESSON_000
 
 claim = Claim(
     id="index.integer-unbounded",
@@ -22,13 +23,12 @@ claim = Claim(
         "1 − cos ≤ 2·asin(1/(p−1))², and p²(1 − cos²) → the variance of the entries of a − b."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "시도 1: 정수 인덱스 사용",
             "문장이 길어지면 값이 무한히 커짐 (0, 1, 2, ..., 10000)",
         ),
-        Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
-        Quote("000_1100ff0056b332e7.txt", "시도 1: 정수 인덱스 사용", "위치 값이 10000이면 임베딩 정보를 압도해 버림"),
+        LESSON_000.quote("시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
+        LESSON_000.quote("시도 1: 정수 인덱스 사용", "위치 값이 10000이면 임베딩 정보를 압도해 버림"),
     ],
     expect="holds",
 )
@@ -84,7 +84,7 @@ def word_pairs_at_indices(draw: st.DrawFn) -> tuple[Batch, Batch, Batch]:
     return as_batch(a), as_batch(b), as_batch(p)
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(words=word_pairs_at_indices(), d=d_models(even=None, low=2, high=WIDTH))
 def gap_below_bound(t, words, d):
     """a + p·1 and b + p·1 formed in the dtype: 1 − cos stays under 2·asin(1/(p−1))²."""

@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOATS, LOW_PRECISION, Claim, Quote
-from checks.helpers.encodings import rounded
-from checks.helpers.strategies import Batch, as_batch, batch_size
+from checks import LOW_PRECISION, Claim
+from checks.reference import rounded
+from checks.strategies import Batch, as_batch, batch_size
+from checks.works import LESSON_000
 
 SECTION = "시도 2: 정규화 (0~1로 맞추기)"
 claim = Claim(
@@ -22,14 +23,13 @@ claim = Claim(
         "(10 words: 1/9, 2/9, 3/9 rounded to two decimals), and its '2nd position' is index 1 (0.25 and 0.11)."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             SECTION,
             "5단어 문장: [0.0, 0.25, 0.5, 0.75, 1.0] 10단어 문장: [0.0, 0.11, 0.22, 0.33, ...]",
         ),
-        Quote("000_1100ff0056b332e7.txt", SECTION, '같은 "2번째 위치"가 문장 길이에 따라 다른 값을 가짐'),
-        Quote("000_1100ff0056b332e7.txt", SECTION, "5단어 문장의 2번째: 0.25"),
-        Quote("000_1100ff0056b332e7.txt", SECTION, "10단어 문장의 2번째: 0.11"),
+        LESSON_000.quote(SECTION, '같은 "2번째 위치"가 문장 길이에 따라 다른 값을 가짐'),
+        LESSON_000.quote(SECTION, "5단어 문장의 2번째: 0.25"),
+        LESSON_000.quote(SECTION, "10단어 문장의 2번째: 0.11"),
     ],
     expect="proved",
 )
@@ -52,7 +52,7 @@ def _(p):
     p.decide(five, printed, label="the 5-word list is exactly j/4")
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check
 @given(n=st.sampled_from(sorted(DOCUMENT_LISTS)))
 def document_lists(t, n):
     """arange(n)/(n−1) in the dtype, rounded to two decimals, is the document's list; its index 1 is '2번째'."""
@@ -71,7 +71,7 @@ def two_lengths_and_an_index(draw: st.DrawFn) -> Batch:
     return as_batch(np.stack([n, m, j], axis=1))
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(rows=two_lengths_and_an_index())
 def same_index_differs(t, rows):
     """j/(n−1) and j/(m−1) stored in the dtype differ by j(m−n)/((n−1)(m−1)) (1 ≤ j < n, m)."""

@@ -4,12 +4,12 @@ import re
 
 import numpy as np
 
-from checks import Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.implementations.document_code import DocumentCodeError, failure, lesson_script
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.lesson import DocumentCodeError, failure, lesson_script
+from checks.reference import NumpyBackend, Reference
+from checks.works import LESSON_000
 
-DOCUMENT, SECTION = "000_1100ff0056b332e7.txt", "실행해보기: Positional Encoding 생성과 시각화"
+SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 claim = Claim(
     id="lesson.script-printout",
     title="The lesson's script prints its table's true size, range and first rows",
@@ -19,11 +19,11 @@ claim = Claim(
         "1 and 2 are those of the sin/cos formula at 3 decimals."
     ),
     sources=[
-        Quote(DOCUMENT, SECTION, 'print(f"Positional Encoding 크기: {PE.shape}")'),
-        Quote(DOCUMENT, SECTION, 'print(f"  - {max_len}개 위치 x {d_model}차원")'),
-        Quote(DOCUMENT, SECTION, 'print(f"  - 값 범위: [{PE.min():.3f}, {PE.max():.3f}]")'),
-        Quote(DOCUMENT, SECTION, 'print(f"  - sin/cos이므로 항상 [-1, 1] 범위!")'),
-        Quote(DOCUMENT, SECTION, 'print(f"위치 {pos}의 처음 8차원: {np.round(PE[pos, :8], 3)}")'),
+        LESSON_000.quote(SECTION, 'print(f"Positional Encoding 크기: {PE.shape}")'),
+        LESSON_000.quote(SECTION, 'print(f"  - {max_len}개 위치 x {d_model}차원")'),
+        LESSON_000.quote(SECTION, 'print(f"  - 값 범위: [{PE.min():.3f}, {PE.max():.3f}]")'),
+        LESSON_000.quote(SECTION, 'print(f"  - sin/cos이므로 항상 [-1, 1] 범위!")'),
+        LESSON_000.quote(SECTION, 'print(f"위치 {pos}의 처음 8차원: {np.round(PE[pos, :8], 3)}")'),
     ],
     expect="holds",
 )

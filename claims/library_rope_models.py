@@ -4,10 +4,10 @@ library's causal-LM architectures that rotate queries and keys (a proxy for "mos
 import numpy as np
 import torch
 
-from checks import FLOAT64, Claim, Quote
-from checks.helpers.library import causal_lm_architectures, gpt2, library_version, llama, position_table_rows
-from checks.helpers.tolerances import angle_scale, tolerance
-from checks.helpers.works import su_2021, touvron_2023
+from checks import FLOAT64, Claim
+from checks.models import causal_lm_architectures, gpt2, library_version, llama, position_table_rows
+from checks.reference import angle_scale, tolerance
+from checks.works import LESSON_000, LESSON_002, su_2021, touvron_2023
 
 ROFORMER = su_2021(
     "Abstract",
@@ -30,9 +30,7 @@ in_llama = Claim(
         "cannot be checked."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt", "Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"
-        ),
+        LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"),
         LLAMA,
     ],
     expect="qualified",
@@ -88,8 +86,7 @@ most_llms = Claim(
         "introduced by Su et al. (2021), RoFormer."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)",
         ),

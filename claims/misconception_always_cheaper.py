@@ -1,7 +1,8 @@
 """Document 001 is right that "a Transformer always costs fewer operations than an RNN" is a misconception."""
 
-from checks import Claim, Quote
-from checks.helpers.rope import misconception_verdict
+from checks import Claim
+from checks.rope import misconception_verdict
+from checks.works import LESSON_001
 
 claim = Claim(
     id="misconception.always-cheaper",
@@ -12,9 +13,7 @@ claim = Claim(
         "costs more, not less. Verdict: the weakest of the deciding claims' verdicts "
         "(checks.helpers.rope.misconception_verdict); proved or holds means it is indeed a misconception."
     ),
-    sources=[
-        Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "Transformer는 항상 RNN보다 계산량이 적다고 생각한다")
-    ],
+    sources=[LESSON_001.quote("자주 하는 오해 5개", "Transformer는 항상 RNN보다 계산량이 적다고 생각한다")],
     depends=["attention.not-always-cheaper"],
     expect="proved",
 )

@@ -1,7 +1,8 @@
 """Document 001 is right that "token order is reflected in attention automatically" is a misconception, unmasked."""
 
-from checks import Claim, Quote
-from checks.helpers.rope import misconception_verdict
+from checks import Claim
+from checks.rope import misconception_verdict
+from checks.works import LESSON_001
 
 claim = Claim(
     id="misconception.order-automatic",
@@ -13,9 +14,7 @@ claim = Claim(
         "a causal mask does make the outputs depend on order. Verdict: the weakest of the deciding claims' verdicts "
         "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
     ),
-    sources=[
-        Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "token 순서는 attention에서 자동 반영된다고 생각한다")
-    ],
+    sources=[LESSON_001.quote("자주 하는 오해 5개", "token 순서는 attention에서 자동 반영된다고 생각한다")],
     depends=["attention.permutation-equivariance", "attention.order-blind"],
     expect="qualified",
 )

@@ -2,8 +2,9 @@
 
 import torch
 
-from checks import Claim, Quote, Verdict
-from checks.helpers.rope import misconception_verdict
+from checks import Claim, Verdict
+from checks.rope import misconception_verdict
+from checks.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="misconception.pe-learned",
@@ -17,9 +18,8 @@ claim = Claim(
         "(checks.helpers.rope.misconception_verdict), qualified by that condition."
     ),
     sources=[
-        Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),
+        LESSON_000.quote(
             "Sinusoidal vs 학습 가능한 위치 임베딩",
             "학습 가능한 위치 임베딩 (Learned Positional Embedding):",
         ),

@@ -1,7 +1,8 @@
 """Document 001 is right that "positional encoding is optional" is a misconception, for unmasked attention."""
 
-from checks import Claim, Quote
-from checks.helpers.rope import misconception_verdict
+from checks import Claim
+from checks.rope import misconception_verdict
+from checks.works import LESSON_001
 
 claim = Claim(
     id="misconception.pe-optional",
@@ -14,7 +15,7 @@ claim = Claim(
         "rounding) are repeated from the deciding claims. Verdict: the weakest of their verdicts "
         "(checks.helpers.rope.misconception_verdict)."
     ),
-    sources=[Quote("001_53050abb35828e70.txt", "자주 하는 오해 5개", "positional encoding은 optional이라고 생각한다")],
+    sources=[LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 optional이라고 생각한다")],
     depends=["attention.order-blind", "attention.pe-restores-order"],
     expect="qualified",
 )

@@ -1,7 +1,8 @@
 """Document 001 is right that "a Transformer understands position by itself" is a misconception, without a mask."""
 
-from checks import Claim, Quote
-from checks.helpers.rope import misconception_verdict
+from checks import Claim
+from checks.rope import misconception_verdict
+from checks.works import LESSON_001
 
 claim = Claim(
     id="misconception.position-automatic",
@@ -14,11 +15,7 @@ claim = Claim(
         "without an encoding. Verdict: the weakest of the deciding claims' verdicts "
         "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
     ),
-    sources=[
-        Quote(
-            "001_53050abb35828e70.txt", "자주 하는 오해 5개", "Transformer는 위치 정보를 자동으로 이해한다고 생각한다"
-        )
-    ],
+    sources=[LESSON_001.quote("자주 하는 오해 5개", "Transformer는 위치 정보를 자동으로 이해한다고 생각한다")],
     depends=["attention.permutation-equivariance", "attention.order-blind"],
     expect="qualified",
 )

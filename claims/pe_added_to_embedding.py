@@ -5,10 +5,10 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.strategies import d_models, vector_batches
-from checks.implementations.references import Reference
+from checks import FLOAT32, Claim
+from checks.reference import NumpyBackend, Reference
+from checks.strategies import d_models, vector_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 SEQUENCE, WIDTH = 5, 8
 claim = Claim(
@@ -19,47 +19,37 @@ claim = Claim(
         "d_model; a mismatch raises in NumPy and PyTorch unless one side has size 1, which broadcasts silently."
     ),
     sources=[
-        Quote("001_53050abb35828e70.txt", "1. Transformer 입력", "X = E + P"),
-        Quote(
-            "001_53050abb35828e70.txt", "1. Transformer 입력", "positional encoding은 embedding 차원과 동일해야 합니다."
-        ),
-        Quote("000_1100ff0056b332e7.txt", "입력 처리 전체 과정", "4. 최종 입력 = 임베딩 + PE:"),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_001.quote("1. Transformer 입력", "X = E + P"),
+        LESSON_001.quote("1. Transformer 입력", "positional encoding은 embedding 차원과 동일해야 합니다."),
+        LESSON_000.quote("입력 처리 전체 과정", "4. 최종 입력 = 임베딩 + PE:"),
+        LESSON_000.quote(
             "PyTorch로 보는 Positional Encoding (참고용)",
             "return x + self.pe[:, :x.size(1), :]",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "위치 인코딩 — sin과 cos를 함께 쓰는 이유",
             "그래서 Transformer는 위치마다 고유한 사인·코사인 무늬를 임베딩에 더합니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt", "8. 그다음: RoPE", "사인·코사인 위치 인코딩은 위치 벡터를 임베딩에 더합니다."
-        ),
-        Quote("001_53050abb35828e70.txt", "직관 비유", "두 정보를 합쳐 모델 입력 생성"),
-        Quote("001_53050abb35828e70.txt", "1. Transformer 입력", "Transformer 입력은 다음 두 정보를 결합합니다."),
-        Quote("001_53050abb35828e70.txt", "3. 위치 정보 직관", "embedding + position"),
-        Quote("001_53050abb35828e70.txt", "코드-수식 연결", "X = E + P\t`x = embedding + position`\t위치 정보 결합"),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_002.quote("8. 그다음: RoPE", "사인·코사인 위치 인코딩은 위치 벡터를 임베딩에 더합니다."),
+        LESSON_001.quote("직관 비유", "두 정보를 합쳐 모델 입력 생성"),
+        LESSON_001.quote("1. Transformer 입력", "Transformer 입력은 다음 두 정보를 결합합니다."),
+        LESSON_001.quote("3. 위치 정보 직관", "embedding + position"),
+        LESSON_001.quote("코드-수식 연결", "X = E + P\t`x = embedding + position`\t위치 정보 결합"),
+        LESSON_000.quote(
             "Sinusoidal Encoding의 장점",
             "final_input = word_embedding + positional_encoding (의미 정보) + (위치 정보)",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "입력 처리 전체 과정",
             '→ 이제 각 토큰이 "의미 + 위치" 정보를 모두 담고 있습니다!',
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt", "핵심 요약", "$ext{최종 입력} = ext{Word Embedding} + ext{Positional Encoding}$"
-        ),
+        LESSON_000.quote("핵심 요약", "$ext{최종 입력} = ext{Word Embedding} + ext{Positional Encoding}$"),
     ],
     expect="holds",
 )
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(tokens=vector_batches(32), d=d_models(even=True, high=32))
 def sum_is_entrywise(t, tokens, d):
     """Row j of X is E[j] + PE(pos_j), entry by entry, for tokens at any positions (E's entries in [−1, 1])."""

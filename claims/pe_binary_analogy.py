@@ -6,14 +6,12 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.encodings import chord_lengths, pair_chords
-from checks.helpers.formulas import w
-from checks.helpers.strategies import d_models, position_batches
-from checks.implementations.references import Reference, frequency_values
+from checks import Claim
+from checks.formulas import w
+from checks.reference import NumpyBackend, Reference, chord_lengths, frequency_values, pair_chords
+from checks.strategies import d_models, position_batches
+from checks.works import LESSON_000, LESSON_002
 
-LESSON = "000_1100ff0056b332e7.txt"
 SECTION = "직관적 이해: 이진수와의 유사성"
 TABLE = (
     "위치  bit3  bit2  bit1  bit0",
@@ -38,11 +36,10 @@ claim = Claim(
         "slowly."
     ),
     sources=[
-        Quote(LESSON, SECTION, "각 자릿수(비트)는 서로 다른 주기로 0과 1을 반복합니다."),
-        *(Quote(LESSON, SECTION, row) for row in TABLE),
-        Quote(LESSON, SECTION, "Positional Encoding도 비슷합니다:"),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_000.quote(SECTION, "각 자릿수(비트)는 서로 다른 주기로 0과 1을 반복합니다."),
+        *(LESSON_000.quote(SECTION, row) for row in TABLE),
+        LESSON_000.quote(SECTION, "Positional Encoding도 비슷합니다:"),
+        LESSON_002.quote(
             "2. 사인·코사인 위치 인코딩",
             "왼쪽 열들은 빠르게 깜빡이고 오른쪽으로 갈수록 천천히 변합니다.",
         ),
@@ -76,7 +73,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(pos=position_batches(), d=d_models(even=True, high=128))
 def step_per_pair_is_its_chord(t, pos, d):
     """|PE(pos + 1) − PE(pos)| of pair i equals 2·sin(ω_i/2), whatever pos."""

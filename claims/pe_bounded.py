@@ -5,10 +5,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.encodings import table_in
-from checks.helpers.strategies import d_models, position_batches
-from checks.implementations.document_code import numpy_encoding
+from checks import FLOATS, Claim
+from checks.lesson import numpy_encoding
+from checks.reference import table_in
+from checks.strategies import d_models, position_batches
+from checks.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(
@@ -19,8 +20,8 @@ claim = Claim(
         "bfloat16 or float16 no entry exceeds 1 in magnitude (rounding to exactly ±1 is allowed)."
     ),
     sources=[
-        Quote("000_1100ff0056b332e7.txt", SECTION, "1. 값이 항상 -1 ~ 1 사이"),
-        Quote("000_1100ff0056b332e7.txt", SECTION, "sin과 cos의 출력 범위: [-1, 1]"),
+        LESSON_000.quote(SECTION, "1. 값이 항상 -1 ~ 1 사이"),
+        LESSON_000.quote(SECTION, "sin과 cos의 출력 범위: [-1, 1]"),
     ],
     expect="proved",
 )
@@ -38,7 +39,7 @@ def _(p):
         p.decide(entry, -1, label=f"{entry} ≥ −1", relation=">=")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(pos=position_batches(maximum=FLOAT16_MAX, exact=True), d=d_models(even=None, high=256))
 def entries_within_one(t, pos, d):
     """max |PE(pos)| computed in the dtype never exceeds 1, not even by one unit in the last place."""
@@ -91,7 +92,7 @@ def exhaustive_and_document(r):
         r.counterexample("a sin/cos value exceeds 1 in magnitude after rounding", **over)
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+@claim.sweep()
 def every_entry(s):
     """Every entry sin(pos ω_i), cos(pos ω_i) of every pos, computed in the dtype: |PE| ≤ 1 exactly (no tolerance)."""
     pe = s.pe()

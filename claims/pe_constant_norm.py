@@ -5,11 +5,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import d_model, i, omega, pairs_sum, pos
-from checks.helpers.strategies import d_models, position_batches
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.formulas import d_model, i, omega, pairs_sum, pos
+from checks.reference import NumpyBackend, Reference
+from checks.strategies import d_models, position_batches
+from checks.works import LESSON_002
 
 claim = Claim(
     id="pe.constant-norm",
@@ -19,14 +19,12 @@ claim = Claim(
         "because each (sin, cos) pair contributes sin² + cos² = 1."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "6. 크기는 일정하고, 내적은 거리만 본다",
             "쌍마다 $\\sin^2 + \\cos^2 = 1$이므로 위치 벡터 전체의 길이는 위치와 상관없이 항상 "
             "$\\sqrt{d_{model}/2}$입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "정리",
             "③ 벡터 길이가 일정하고",
         ),
@@ -42,7 +40,7 @@ def _(p):
     p.decide(norm_squared, d_model / 2, label="‖PE(pos)‖² = d_model/2, termwise over the pairs")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(pos=position_batches(), d=d_models(even=True))
 def norm_is_constant(t, pos, d):
     pe = t.impl.sinusoidal(pos, d)
@@ -69,7 +67,7 @@ def odd_d_model(r):
         )
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096))
+@claim.sweep()
 def every_position_and_prefix(s):
     """Every pos × m = 1 … d_model/2: the first m pairs of PE(pos) have norm √m (m = d_model/2 is the claim).
 

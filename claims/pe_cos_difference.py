@@ -5,12 +5,11 @@ import sympy as sp
 import torch
 from hypothesis import example, given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import k, pos, w
-from checks.helpers.similarity import dot
-from checks.helpers.strategies import as_batch, position_offset_batches, with_frequencies
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.formulas import k, pos, w
+from checks.reference import NumpyBackend, Reference, dot
+from checks.strategies import as_batch, position_offset_batches, with_frequencies
+from checks.works import LESSON_002
 
 BOX = "cos(A − B) 공식은 무엇을 말하나"
 BOX_OMEGA, BOX_K = 0.5, 1
@@ -24,46 +23,38 @@ claim = Claim(
         "way, 0 at right angles and −1 when opposite, whatever A; either product alone keeps its swing."
     ),
     sources=[
-        Quote("002_86fa32f25d4c4c54.txt", BOX, "$\\cos(A-B) = \\cos A\\cos B + \\sin A\\sin B$"),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(BOX, "$\\cos(A-B) = \\cos A\\cos B + \\sin A\\sin B$"),
+        LESSON_002.quote(
             BOX,
             "sin과 cos가 둘 다 필요한 이유: 오른쪽 두 항은 따로 보면 바늘 위치에 따라 출렁입니다. 그런데 한쪽이 "
             "줄면 다른 쪽이 그만큼 늘어나는 시소처럼 움직여서, 더한 값은 늘 일정합니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", BOX, "두 단어는 항상 1칸 떨어져 있습니다(ω = 0.5, k = 1)."),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(BOX, "두 단어는 항상 1칸 떨어져 있습니다(ω = 0.5, k = 1)."),
+        LESSON_002.quote(
             BOX,
             "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "오른쪽은 “두 바늘이 얼마나 같은 쪽을 보는가”입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "세로끼리 곱하고(cos·cos), 가로끼리 곱해서(sin·sin) 더한 값, 즉 내적입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "같은 방향이면 1, 직각이면 0, 정반대면 −1이 나옵니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "왼쪽은 그 값이 두 바늘 사이의 각도(A − B)만으로 정해진다고 말합니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "바늘이 각각 어디를 가리키는지는 상관없습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "한쪽만 쓰면(sin만 쓰면) 출렁이는 값이 그대로 남습니다.",
         ),
@@ -95,7 +86,7 @@ FLOAT16_SUM_ABOVE_ONE = {"place": 63, "k": 6, "w": 0.0027384196342643613}
 1.11e-3 off, beyond a tolerance that left out the rounded products (1.01e-3)."""
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=with_frequencies(position_offset_batches()))
 @example(
     at=(
@@ -153,7 +144,7 @@ def box_setting(r):
     )
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+@claim.sweep(offsets=8)
 def every_place_offset_and_frequency(s):
     """Every p × k = 1 … 8 × ω_i of the d_model: sin A sin B, cos A cos B and their sum, A = ω(p + k), B = ωp.
 

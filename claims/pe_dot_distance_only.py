@@ -5,12 +5,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import k, omega, pairs_sum, pos, w
-from checks.helpers.similarity import dot, dot_scale, similarity_curve
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.formulas import k, omega, pairs_sum, pos, w
+from checks.reference import NumpyBackend, Reference, dot, dot_scale, similarity_curve
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.dot-distance-only",
@@ -20,19 +19,17 @@ claim = Claim(
         "contains no pos, and k and −k give the same value."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "6. 크기는 일정하고, 내적은 거리만 본다",
             "두 위치 벡터의 내적은 쌍별로 $\\sin a\\sin b + \\cos a\\cos b = \\cos(a-b)$가 되어",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "6. 크기는 일정하고, 내적은 거리만 본다",
             "오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 위치가 아니라 두 단어 "
             "사이의 거리 k에만 의존합니다.",
         ),
-        Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "두 위치 간 관계를 계산할 수 있습니다."),
-        Quote("002_86fa32f25d4c4c54.txt", "정리", "내적은 거리에만 의존합니다."),
+        LESSON_001.quote("4. Relative Position 정보", "두 위치 간 관계를 계산할 수 있습니다."),
+        LESSON_002.quote("정리", "내적은 거리에만 의존합니다."),
     ],
     expect="qualified",
 )
@@ -53,7 +50,7 @@ def _(p):
     p.decide(dot_with(pos - k), distance_sum, label="k → −k: PE(pos)·PE(pos−k) is the same sum")
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=position_offset_batches(both_ways=True), d=d_models(even=True, high=128))
 def dot_product_is_distance_only(t, at, d):
     pos, k = at.T
@@ -100,7 +97,7 @@ def odd_d_model(r):
         )
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+@claim.sweep(offsets=8)
 def every_position_offset_and_pair(s):
     """Every pos × k = 1 … 8 × pair i: the pair's share sin·sin + cos·cos of PE(pos)·PE(pos + k) is cos(ω_i k).
 

@@ -4,11 +4,11 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.implementations.references import Reference, frequency_values
+from checks import Claim
+from checks.reference import NumpyBackend, Reference, frequency_values
+from checks.works import LESSON_000
 
-DOCUMENT, SECTION = "000_1100ff0056b332e7.txt", "입력 처리 전체 과정"
+SECTION = "입력 처리 전체 과정"
 PRINTED_PE = {0: (0.0, 1.0, 0.0), 1: (0.84, 0.54, 0.01), 2: (0.91, -0.42, 0.02)}
 """Step 3: the first three entries of PE(pos), as printed (2 decimals)."""
 EMBEDDINGS = {1: (0.2, -0.5, 0.8), 2: (0.1, 0.3, -0.2), 3: (-0.4, 0.7, 0.1)}
@@ -36,13 +36,13 @@ claim = Claim(
         "[sin pos, cos pos, sin(pos/10000^(2/d_model))] only for d_model = 4, which the text does not state; "
         "step 4 adds each embedding to the PE of its position, entry by entry."
     ),
-    sources=[Quote(DOCUMENT, SECTION, pe_line(pos)) for pos in PRINTED_PE]
-    + [Quote(DOCUMENT, SECTION, sum_line(token)) for token in EMBEDDINGS],
+    sources=[LESSON_000.quote(SECTION, pe_line(pos)) for pos in PRINTED_PE]
+    + [LESSON_000.quote(SECTION, sum_line(token)) for token in EMBEDDINGS],
     expect="qualified",
 )
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check
 @given(pos=st.sampled_from(sorted(PRINTED_PE)))
 def printed_values_at_d_model_4(t, pos):
     pe = t.impl.sinusoidal([pos], SOLVED_D_MODEL)[0, :3]

@@ -7,12 +7,12 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.encodings import chord_lengths, pair_chords
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.implementations.references import frequency_values
+from checks import Claim
+from checks.reference import chord_lengths, frequency_values, pair_chords
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_002
 
-DOCUMENT, SECTION = "002_86fa32f25d4c4c54.txt", "7. 시계가 여러 개인 이유"
+SECTION = "7. 시계가 여러 개인 이유"
 claim = Claim(
     id="pe.fast-slow-clocks",
     title="Fast clocks separate neighbours but wrap around; slow clocks separate far positions, up to half a turn",
@@ -24,11 +24,11 @@ claim = Claim(
         "wraps too, which the document does not say."
     ),
     sources=[
-        Quote(DOCUMENT, SECTION, "앞쪽 쌍(i 작음): 바늘이 빨리 돕니다."),
-        Quote(DOCUMENT, SECTION, "바로 옆 단어끼리도 각도 차이가 커서 가까운 위치를 세밀하게 구분합니다."),
-        Quote(DOCUMENT, SECTION, "대신 금방 한 바퀴를 돌아 먼 위치끼리는 헷갈립니다."),
-        Quote(DOCUMENT, SECTION, "뒤쪽 쌍(i 큼): 바늘이 아주 천천히 돕니다."),
-        Quote(DOCUMENT, SECTION, "이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다."),
+        LESSON_002.quote(SECTION, "앞쪽 쌍(i 작음): 바늘이 빨리 돕니다."),
+        LESSON_002.quote(SECTION, "바로 옆 단어끼리도 각도 차이가 커서 가까운 위치를 세밀하게 구분합니다."),
+        LESSON_002.quote(SECTION, "대신 금방 한 바퀴를 돌아 먼 위치끼리는 헷갈립니다."),
+        LESSON_002.quote(SECTION, "뒤쪽 쌍(i 큼): 바늘이 아주 천천히 돕니다."),
+        LESSON_002.quote(SECTION, "이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다."),
     ],
     expect="qualified",
 )
@@ -54,7 +54,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(at=position_offset_batches(), d=d_models(even=True, low=2, high=128))
 def chord_depends_on_distance_only(t, at, d):
     """Pair i of PE(pos) and PE(pos + Δ) lie 2|sin(ω_i Δ/2)| apart, whatever pos."""

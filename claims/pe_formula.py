@@ -6,12 +6,12 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.formulas import BASE, d_model, i, omega, pair, pos
-from checks.helpers.strategies import d_models, position_batches
-from checks.helpers.tolerances import FLOAT32, FLOAT64, tolerance
-from checks.implementations.document_code import numpy_encoding, torch_module_cases
-from checks.implementations.references import frequency_values
+from checks import FLOAT32, FLOAT64, Claim
+from checks.formulas import BASE, d_model, i, omega, pair, pos
+from checks.lesson import numpy_encoding, torch_module_cases
+from checks.reference import frequency_values, tolerance
+from checks.strategies import d_models, position_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.formula",
@@ -22,52 +22,45 @@ claim = Claim(
         "within the class's max_len)."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "수학적 공식",
             "$\\text{PE}(\\text{pos}, 2i) = \\sin\\left(\\frac{\\text{pos}}{10000^{2i/d_{\\text{model}}}}\\right)$",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "수학적 공식",
             "$\\text{PE}(\\text{pos}, 2i+1) = \\cos\\left(\\frac{\\text{pos}}{10000^{2i/d_{\\text{model}}}}\\right)$",
         ),
-        Quote(
-            "001_53050abb35828e70.txt",
+        LESSON_001.quote(
             "2. Sinusoidal Positional Encoding",
             "P E (p o s, 2 i) = s i n (p o s / 10000^{(} 2 i / d))",
         ),
-        Quote(
-            "001_53050abb35828e70.txt",
+        LESSON_001.quote(
             "2. Sinusoidal Positional Encoding",
             "P E (p o s, 2 i + 1) = c o s (p o s / 10000^{(} 2 i / d))",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "2. 사인·코사인 위치 인코딩",
             "같은 i를 쓰는 두 차원 (2i, 2i+1)이 한 쌍이며, 이 쌍은 같은 주파수 "
             "$\\omega_i = 1/10000^{2i/d_{model}}$를 공유합니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "2. 사인·코사인 위치 인코딩",
             "$$PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right),\\qquad "
             "PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$ 짝수 차원에는 sin, "
             "바로 옆 홀수 "
             "차원에는 cos.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "2. 사인·코사인 위치 인코딩",
             "식을 주파수로 다시 쓰면 각 쌍은 그냥 $(\\sin\\omega_i\\,pos,\\ \\cos\\omega_i\\,pos)$입니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "2. 사인·코사인 위치 인코딩", "데모 2 · 위치 인코딩 히트맵"),
-        Quote("001_53050abb35828e70.txt", "코드-수식 연결", "sin(pos/...)\t`torch.sin()`\tsin positional encoding"),
-        Quote("001_53050abb35828e70.txt", "코드-수식 연결", "cos(pos/...)\t`torch.cos()`\tcos positional encoding"),
-        Quote("000_1100ff0056b332e7.txt", "Sinusoidal Positional Encoding", "• •짝수 차원(0, 2, 4, ...): sin 사용"),
-        Quote("000_1100ff0056b332e7.txt", "Sinusoidal Positional Encoding", "• •홀수 차원(1, 3, 5, ...): cos 사용"),
-        Quote("000_1100ff0056b332e7.txt", "핵심 요약", "$PE(pos, 2i) = sin(pos / 10000^{2i/d_{model}})$"),
-        Quote("000_1100ff0056b332e7.txt", "핵심 요약", "$PE(pos, 2i+1) = cos(pos / 10000^{2i/d_{model}})$"),
+        LESSON_002.quote("2. 사인·코사인 위치 인코딩", "데모 2 · 위치 인코딩 히트맵"),
+        LESSON_001.quote("코드-수식 연결", "sin(pos/...)\t`torch.sin()`\tsin positional encoding"),
+        LESSON_001.quote("코드-수식 연결", "cos(pos/...)\t`torch.cos()`\tcos positional encoding"),
+        LESSON_000.quote("Sinusoidal Positional Encoding", "• •짝수 차원(0, 2, 4, ...): sin 사용"),
+        LESSON_000.quote("Sinusoidal Positional Encoding", "• •홀수 차원(1, 3, 5, ...): cos 사용"),
+        LESSON_000.quote("핵심 요약", "$PE(pos, 2i) = sin(pos / 10000^{2i/d_{model}})$"),
+        LESSON_000.quote("핵심 요약", "$PE(pos, 2i+1) = cos(pos / 10000^{2i/d_{model}})$"),
     ],
     expect="qualified",
 )
@@ -106,7 +99,7 @@ def formula_table(rows: int | list[int], d: int) -> np.ndarray:
     return table
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(pos=position_batches(), d=d_models(even=True, high=128))
 def implementation_is_formula(t, pos, d):
     """Each implementation's sinusoidal rows, in the dtype, match the formula written column by column."""

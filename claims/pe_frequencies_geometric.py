@@ -5,10 +5,11 @@ import math
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.formulas import BASE, d_model, i, omega
-from checks.helpers.strategies import d_models
-from checks.implementations.references import frequency_values
+from checks import Claim
+from checks.formulas import BASE, d_model, i, omega
+from checks.reference import frequency_values
+from checks.strategies import d_models
+from checks.works import LESSON_000, LESSON_002
 
 SECTION = "7. 시계가 여러 개인 이유"
 claim = Claim(
@@ -20,22 +21,16 @@ claim = Claim(
         "2π × 10000 only for large d_model."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{2i/d_{model}}$로, "
             "가장 빠른 시계의 $2\\pi \\approx 6.3$칸부터 "
             "가장 느린 시계의 거의 $2\\pi \\times 10000$칸까지 기하급수로 늘어납니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", SECTION, "d_model = 512 기준, 256쌍 중 일부."),
-        Quote(
-            "000_1100ff0056b332e7.txt", "직관적 이해: 이진수와의 유사성", "낮은 차원: 빠르게 변하는 sin/cos (bit0처럼)"
-        ),
-        Quote(
-            "000_1100ff0056b332e7.txt", "직관적 이해: 이진수와의 유사성", "높은 차원: 느리게 변하는 sin/cos (bit3처럼)"
-        ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(SECTION, "d_model = 512 기준, 256쌍 중 일부."),
+        LESSON_000.quote("직관적 이해: 이진수와의 유사성", "낮은 차원: 빠르게 변하는 sin/cos (bit0처럼)"),
+        LESSON_000.quote("직관적 이해: 이진수와의 유사성", "높은 차원: 느리게 변하는 sin/cos (bit3처럼)"),
+        LESSON_002.quote(
             "7. 시계가 여러 개인 이유",
             "쌍이 $d_{model}/2$개이니 시계도 그만큼 있고, 각각 속도가 다릅니다.",
         ),
@@ -65,7 +60,7 @@ def _(p):
     p.step("equal to the binary counter's ratio 2 only at d_model = 2·log₂10000", 2 * sp.log(BASE, 2))
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check
 @given(d=d_models(even=True, low=4, high=1024))
 def each_is_the_last_times_the_ratio(t, d):
     """ω_{i+1} in the dtype equals ω_i (as stored in the dtype) times 10000^(−2/d_model)."""

@@ -6,9 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOAT32, FLOAT64, Claim, Quote
-from checks.helpers.library import bert, gpt2, library_version, longest_accepted, position_table_rows
-from checks.helpers.strategies import Batch, as_batch, batch_size, d_models
+from checks import FLOAT32, FLOAT64, Claim
+from checks.models import bert, gpt2, library_version, longest_accepted, position_table_rows
+from checks.strategies import Batch, as_batch, batch_size, d_models
+from checks.works import LESSON_000
 
 SECTION = "Sinusoidal vs 학습 가능한 위치 임베딩"
 QUOTED_LENGTHS = {"BERT": 512, "GPT-2": 1024}
@@ -22,8 +23,8 @@ claim = Claim(
         "tables of 512 and 1024 rows and refuse a sequence one token longer."
     ),
     sources=[
-        Quote("000_1100ff0056b332e7.txt", SECTION, "위치별 벡터를 처음에 랜덤 초기화"),
-        Quote("000_1100ff0056b332e7.txt", SECTION, "BERT: 최대 512 위치, GPT-2: 최대 1024 위치"),
+        LESSON_000.quote(SECTION, "위치별 벡터를 처음에 랜덤 초기화"),
+        LESSON_000.quote(SECTION, "BERT: 최대 512 위치, GPT-2: 최대 1024 위치"),
     ],
     expect="holds",
 )

@@ -4,13 +4,12 @@ import numpy as np
 import torch
 from hypothesis import given
 
-from checks import FLOAT32, FLOAT64, FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.encodings import shifted_rows
-from checks.helpers.precision import find_boundary, pe_value_errors
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.implementations.document_code import torch_module_cases
-from checks.implementations.references import Reference
+from checks import FLOAT32, FLOAT64, FLOATS, Claim
+from checks.lesson import torch_module_cases
+from checks.precision import find_boundary, pe_value_errors
+from checks.reference import NumpyBackend, Reference, shifted_rows
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_000
 
 SECTION = "3. 길이 일반화 가능"
 TRAINED = 512
@@ -33,14 +32,12 @@ claim = Claim(
         "precomputed rows, and in float16/bfloat16 the values at position 513 no longer match float64."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             SECTION,
             "학습 시: 최대 512 토큰까지만 봄 추론 시: 513번째 위치의 PE(513, i) = sin(513 / 10000^(2i/d_model)) → "
             "수학적으로 자연스럽게 계산 가능!",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             SECTION,
             "학습하지 않은 긴 문장에도 적용할 수 있음 (다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음)",
         ),

@@ -7,9 +7,10 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.similarity import dot, dot_scale, first_increase, similarity_curve
-from checks.implementations.document_code import lesson_script
+from checks import Claim
+from checks.lesson import lesson_script
+from checks.reference import dot, dot_scale, first_increase, similarity_curve
+from checks.works import LESSON_000
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 LESSON_D_MODEL, LESSON_MAX_LEN = 64, 50
@@ -22,14 +23,14 @@ claim = Claim(
         "(d_model 64: k = 1, 2, 5, 10, 20, 49), but it is not monotone in k."
     ),
     sources=[
-        Quote("000_1100ff0056b332e7.txt", SECTION, "가까운 위치일수록 유사도가 높고,"),
-        Quote("000_1100ff0056b332e7.txt", SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
+        LESSON_000.quote(SECTION, "가까운 위치일수록 유사도가 높고,"),
+        LESSON_000.quote(SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
     ],
     expect="qualified",
 )
 
 
-@claim.check(dtypes=FLOATS)
+@claim.check
 @given(k=st.integers(0, LESSON_MAX_LEN - 1))
 def lesson_similarity_curve(t, k):
     rows = t.impl.sinusoidal([0, k], LESSON_D_MODEL)

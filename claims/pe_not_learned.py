@@ -1,7 +1,8 @@
 """The sinusoidal encoding is not a learned parameter: the document's class holds it as a buffer."""
 
-from checks import Claim, Quote
-from checks.implementations.document_code import DocumentCodeError, definitions, failure, run_script
+from checks import Claim
+from checks.lesson import DocumentCodeError, definitions, failure, run_script
+from checks.works import LESSON_000, LESSON_001
 
 TRAINING_DRIVER = """
 import json
@@ -53,14 +54,11 @@ claim = Claim(
         "embedding moves, and pe is still saved in the state_dict."
     ),
     sources=[
-        Quote(
-            "001_53050abb35828e70.txt",
+        LESSON_001.quote(
             "2. Sinusoidal Positional Encoding",
             "positional encoding은 학습 파라미터가 아닙니다.",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt", "PyTorch로 보는 Positional Encoding (참고용)", 'self.register_buffer("pe", pe)'
-        ),
+        LESSON_000.quote("PyTorch로 보는 Positional Encoding (참고용)", 'self.register_buffer("pe", pe)'),
     ],
     expect="holds",
 )

@@ -2,13 +2,11 @@
 
 import numpy as np
 
-from checks import Citation, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import d_model, i
-from checks.helpers.works import vaswani_2017
-from checks.implementations.references import Reference
+from checks import Citation, Claim
+from checks.formulas import d_model, i
+from checks.reference import NumpyBackend, Reference
+from checks.works import LESSON_001, LESSON_002, vaswani_2017
 
-ESSAY, POST = "002_86fa32f25d4c4c54.txt", "001_53050abb35828e70.txt"
 TENSOR2TENSOR = "https://github.com/tensorflow/tensor2tensor/blob/master/tensor2tensor/layers/common_attention.py"
 
 claim = Claim(
@@ -21,12 +19,13 @@ claim = Claim(
         "10000^(−i/(d_model/2 − 1)), so only the first pair's frequency agrees with the equation."
     ),
     sources=[
-        Quote(
-            ESSAY,
+        LESSON_002.quote(
             "2. 사인·코사인 위치 인코딩",
             "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다.",
         ),
-        Quote(POST, "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."),
+        LESSON_001.quote(
+            "2. Sinusoidal Positional Encoding", "Transformer 논문에서는 사인/코사인 함수를 사용했습니다."
+        ),
         vaswani_2017(
             "3.5 Positional Encoding", "In this work, we use sine and cosine functions of different frequencies:"
         ),

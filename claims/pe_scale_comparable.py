@@ -7,11 +7,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import d_model, omega, pairs_sum, pos
-from checks.helpers.strategies import d_models, vector_batches
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.formulas import d_model, omega, pairs_sum, pos
+from checks.reference import NumpyBackend, Reference
+from checks.strategies import d_models, vector_batches
+from checks.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(
@@ -23,13 +23,11 @@ claim = Claim(
         "entries are of order one (uniform [−1, 1]: 1.22; N(0, 1): 0.71); small-init embeddings are swamped."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             SECTION,
             "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             SECTION,
             "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         ),
@@ -82,7 +80,7 @@ def norms(t, rows) -> np.ndarray:
     return t.xp.to_float64(t.xp.sqrt(t.xp.sum(rows * rows, axis=-1)))
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(words=vector_batches(WIDTH), d=d_models(even=True, high=WIDTH))
 def word_never_outweighs_position(t, words, d):
     """An embedding with entries in [−1, 1] has ‖E‖ ≤ √d = √2·‖PE(pos)‖ (norms computed in the dtype): rows E,

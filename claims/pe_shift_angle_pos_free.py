@@ -7,13 +7,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.encodings import clockwise_turn
-from checks.helpers.formulas import k, pos
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.helpers.tolerances import angle_scale
-from checks.implementations.references import Reference, frequency_values
+from checks import Claim
+from checks.formulas import k, pos
+from checks.reference import NumpyBackend, Reference, angle_scale, clockwise_turn, frequency_values
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_002
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(
@@ -24,27 +22,23 @@ claim = Claim(
         "cosine and sine, x₀x₁ + y₀y₁ = cos(ω_i k) and x₁y₀ − y₁x₀ = sin(ω_i k), contain no pos."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "pos에서 pos+k로 가면 각도가 $\\omega_i k$만큼 늘어납니다. 이 증가량에는 pos가 들어 있지 않습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "바늘이 지금 3시에 있든 8시에 있든 “30° 더 돌려라”라는 명령은 같습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "데모 4 · d_model = 16의 시계 8개",
             "pos 슬라이더를 움직여 보세요. 바늘은 돌지만 호의 길이는 그대로입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "위치 인코딩에서 사이각은 “몇 칸 떨어졌나”(k)로 정해집니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "4. 시계 바늘: 원 위의 한 점", "데모 4 · d_model = 16의 시계 8개"),
+        LESSON_002.quote("4. 시계 바늘: 원 위의 한 점", "데모 4 · d_model = 16의 시계 8개"),
     ],
     expect="proved",
 )
@@ -69,7 +63,7 @@ def _(p):
     p.decide(sine, sp.sin(w * k), label="x₁y₀ − y₁x₀ = sin(ω k): clockwise turn by ω k")
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=position_offset_batches(starts=2), d=d_models(even=True, high=128))
 def same_turn_at_two_positions(t, at, d):
     """Measured in the dtype at pos and at another position, the turn to + k is (cos ω_i k, sin ω_i k).
@@ -139,7 +133,7 @@ def demo_four(r):
     )
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+@claim.sweep(offsets=8)
 def every_position_offset_and_pair(s):
     """Every pos × k = 1 … 8 × pair: the turn from the hand at pos to the one at pos + k is (cos ω_i k, sin ω_i k).
 

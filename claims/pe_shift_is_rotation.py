@@ -4,12 +4,11 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.encodings import shifted_rows
-from checks.helpers.formulas import k, omega, pair, pos, shift_block
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.formulas import k, omega, pair, pos, shift_block
+from checks.reference import NumpyBackend, Reference, shifted_rows
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.shift-is-rotation",
@@ -20,39 +19,34 @@ claim = Claim(
         "PE(pos + k) = M_k · PE(pos) for every pos; M_k contains no pos."
     ),
     sources=[
-        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다."),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다."),
+        LESSON_000.quote(
             "2. 상대적 위치 표현 가능",
             "수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
         ),
-        Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "-> 상대 위치 정보 표현 가능"),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_001.quote("4. Relative Position 정보", "-> 상대 위치 정보 표현 가능"),
+        LESSON_002.quote(
             "위치 인코딩 — sin과 cos를 함께 쓰는 이유",
             "짝을 이룬 두 값은 원 위의 한 점이 되고, “k칸 뒤로 가기”는 그 점을 고정된 각도만큼 돌리는 일이 됩니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "5. k칸 이동 = 회전 행렬",
             "원 위의 점을 φ만큼 돌리는 연산은 2×2 회전 행렬 하나입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "5. k칸 이동 = 회전 행렬",
             "덧셈 정리 $\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b$, $\\cos(a+b) = \\cos a\\cos b - \\sin a\\sin "
             "b$를 "
             "행렬로 쓰면 다음과 같습니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "데모 5a · 행렬을 직접 곱해 보기"),
-        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k·PE(pos)를 계산해 PE(pos+k)와 비교합니다."),
-        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "pos를 바꿔도 M_k의 숫자는 하나도 안 바뀝니다."),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "데모 5a · 행렬을 직접 곱해 보기"),
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k·PE(pos)를 계산해 PE(pos+k)와 비교합니다."),
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "pos를 바꿔도 M_k의 숫자는 하나도 안 바뀝니다."),
+        LESSON_002.quote(
             "정리",
             "① k칸 이동이 pos와 무관한 회전 행렬이 되고",
         ),
-        Quote("001_53050abb35828e70.txt", "4. Relative Position 정보", "P E (p o s + k)"),
+        LESSON_001.quote("4. Relative Position 정보", "P E (p o s + k)"),
     ],
     expect="qualified",
 )
@@ -76,7 +70,7 @@ def _(p):
     p.decide(full * pe, shifted, label="block-diagonal M_k for d_model = 4 (every pair alike)")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(at=position_offset_batches(), d=d_models(even=True, high=128))
 def shift_matches_rotation(t, at, d):
     pos, k = at.T
@@ -164,7 +158,7 @@ def demo_5a(r):
     )
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=8)
+@claim.sweep(offsets=8)
 def every_position_offset_and_pair(s):
     """Every pos below the grid's limit × k = 1 … 8 × every pair, at the check's tolerance (scale pos + k).
 

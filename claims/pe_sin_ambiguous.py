@@ -6,9 +6,10 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.strategies import position_batches, with_frequencies
-from checks.helpers.tolerances import angle_scale
+from checks import Claim
+from checks.reference import angle_scale
+from checks.strategies import position_batches, with_frequencies
+from checks.works import LESSON_002
 
 SECTION = "3. sin 하나로는 부족하다"
 claim = Claim(
@@ -20,30 +21,24 @@ claim = Claim(
         "(π − 0.9)/0.3 ≈ 7.47."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "한 주파수만 놓고 보면 $\\sin x$는 한 주기 안에서 같은 값을 두 번 냅니다($\\sin x = \\sin(\\pi - x)$).",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt", SECTION, "짝이 되는 cos가 그 답을 줍니다. 두 지점에서 cos는 부호가 반대입니다."
-        ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(SECTION, "짝이 되는 cos가 그 답을 줍니다. 두 지점에서 cos는 부호가 반대입니다."),
+        LESSON_002.quote(
             "데모 3 · 같은 sin 값, 다른 위치",
             "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "3. sin 하나로는 부족하다",
             "값이 0.5라고 해도 올라가는 중인지 내려가는 중인지 알 수 없습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "정리",
             "② 한 주기 안에서 위치가 모호하지 않으며",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "3. sin 하나로는 부족하다", "데모 3 · 같은 sin 값, 다른 위치"),
+        LESSON_002.quote("3. sin 하나로는 부족하다", "데모 3 · 같은 sin 값, 다른 위치"),
     ],
     expect="proved",
 )
@@ -69,7 +64,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=with_frequencies(position_batches()))
 def partner_shares_sin_not_cos(t, at):
     """In the dtype, sin(ω p′) = sin(ω pos) and cos(ω p′) = −cos(ω pos) for p′ = π/ω − pos."""

@@ -4,12 +4,11 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote, decide
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import k, omega, pairs_sum, pos
-from checks.helpers.similarity import dot, dot_scale, sin_only
-from checks.helpers.strategies import d_models, position_offset_batches
-from checks.implementations.references import Reference, frequency_values
+from checks import Claim, decide
+from checks.formulas import k, omega, pairs_sum, pos
+from checks.reference import NumpyBackend, Reference, dot, dot_scale, frequency_values, sin_only
+from checks.strategies import d_models, position_offset_batches
+from checks.works import LESSON_002
 
 SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 DEMO_D_MODEL = 16
@@ -27,19 +26,17 @@ claim = Claim(
         "reference positions give one curve."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "sin만 쓰면 사정이 다릅니다. pos=0이면 벡터 전체가 0이고, 위치마다 신호 세기가 들쭉날쭉하며, 내적도 "
             "기준 위치에 따라 모양이 바뀝니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "위: 위치별 벡터 길이. 아래: 기준 위치 p₀ 세 개에서 잰 PE(p₀)·PE(p₀+k). sin·cos 쌍이면 세 곡선이 한 "
             "줄로 겹칩니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "cos(A − B) 공식은 무엇을 말하나", "데모 6 · 벡터 길이와 내적 곡선"),
+        LESSON_002.quote("cos(A − B) 공식은 무엇을 말하나", "데모 6 · 벡터 길이와 내적 곡선"),
     ],
     expect="proved",
 )
@@ -68,7 +65,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=position_offset_batches(), d=d_models(even=True, high=128))
 def sin_only_norm_and_dot(t, at, d):
     pos, k = at.T

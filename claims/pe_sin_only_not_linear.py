@@ -6,10 +6,10 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.strategies import position_offset_batches, with_frequencies
-from checks.helpers.tolerances import angle_scale
-from checks.implementations.references import frequency_values
+from checks import Claim
+from checks.reference import angle_scale, frequency_values
+from checks.strategies import position_offset_batches, with_frequencies
+from checks.works import LESSON_002
 
 SECTION = "5. k칸 이동 = 회전 행렬"
 DEMO_K = 3
@@ -26,19 +26,17 @@ claim = Claim(
         "(sin, cos) with M_k gives it exactly."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "sin만 있다면 어떨까요? $\\sin(\\omega(pos+k))$를 만들려면 $\\cos(\\omega\\,pos)$가 필요한데, 그 값이 "
             "벡터에 없습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 "
             "선형 함수로도 만들 수 없습니다.",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "데모 5b · sin만으로 k칸 뒤를 예측할 수 있나"),
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "데모 5b · sin만으로 k칸 뒤를 예측할 수 있나"),
     ],
     expect="qualified",
 )
@@ -69,7 +67,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(at=with_frequencies(position_offset_batches()))
 def mirror_shares_sin_not_shift(t, at):
     (pos, k), w = np.asarray(at[0], dtype=np.float64).T, np.asarray(at[1])

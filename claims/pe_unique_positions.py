@@ -6,10 +6,10 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, LOW_PRECISION, Claim, Quote
-from checks.helpers.encodings import table_in, table_rounded
-from checks.helpers.strategies import d_models, position_pair_batches
-from checks.implementations.references import frequency_values
+from checks import FLOATS, LOW_PRECISION, Claim
+from checks.reference import frequency_values, table_in, table_rounded
+from checks.strategies import d_models, position_pair_batches
+from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.unique-positions",
@@ -20,40 +20,30 @@ claim = Claim(
         "nonzero integer because π is irrational. ‖PE(p) − PE(q)‖² = Σ_i (2 − 2cos(ω_i (p − q)))."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt", "직관적 이해: 이진수와의 유사성", "이 조합으로 각 위치가 고유한 패턴을 가짐!"
-        ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote("직관적 이해: 이진수와의 유사성", "이 조합으로 각 위치가 고유한 패턴을 가짐!"),
+        LESSON_000.quote(
             "핵심 아이디어",
             "사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다.",
         ),
-        Quote(
-            "001_53050abb35828e70.txt", "2. Sinusoidal Positional Encoding", "각 위치가 고유한 벡터를 갖도록 합니다."
-        ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_001.quote("2. Sinusoidal Positional Encoding", "각 위치가 고유한 벡터를 갖도록 합니다."),
+        LESSON_002.quote(
             "7. 시계가 여러 개인 이유",
             "여러 속도의 시계를 함께 보면 위치가 하나로 정해집니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "7. 시계가 여러 개인 이유",
             "초침·분침·시침을 함께 봐야 정확한 시각을 알 수 있는 것과 같습니다.",
         ),
-        Quote("001_53050abb35828e70.txt", "3. 위치 정보 직관", "각 위치에 고유한 encoding 벡터가 추가됩니다."),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_001.quote("3. 위치 정보 직관", "각 위치에 고유한 encoding 벡터가 추가됩니다."),
+        LESSON_000.quote(
             "직관적 이해: 이진수와의 유사성",
             "각 위치는 이 모든 주파수의 값을 조합한 고유한 벡터를 가집니다.",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "직관적 이해: 이진수와의 유사성",
             '마치 각 위치에 고유한 "지문"을 부여하는 것과 같습니다!',
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "핵심 메시지",
             'Positional Encoding은 각 단어에 고유한 "줄 번호 도장"을 찍어주는 것입니다.',
         ),
@@ -85,7 +75,7 @@ def exact_distances(d: int, offsets: np.ndarray) -> np.ndarray:
     return np.sqrt(np.sum(4 * np.sin(angles / 2) ** 2, axis=1))
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(pq=position_pair_batches(), d=d_models(even=True, high=128))
 def distance_matches_offset_formula(t, pq, d):
     """‖PE(p) − PE(q)‖ in the dtype matches √Σ(2 − 2cos ω_i(p − q)) > 0 (q = p + 1 where the two were drawn equal)."""

@@ -7,11 +7,11 @@ import sympy as sp
 import torch
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.encodings import clockwise_turn, table_in
-from checks.helpers.formulas import pair, pos
-from checks.helpers.strategies import d_models, position_batches
-from checks.implementations.references import frequency_values
+from checks import FLOATS, Claim
+from checks.formulas import pair, pos
+from checks.reference import clockwise_turn, frequency_values, table_in
+from checks.strategies import d_models, position_batches
+from checks.works import LESSON_002
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(
@@ -23,46 +23,37 @@ claim = Claim(
         "clockwise by ω_i."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "$\\sin^2\\theta + \\cos^2\\theta = 1$이므로 $(\\sin\\theta, \\cos\\theta)$는 반지름 1인 원 위의 점입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             SECTION,
             "가로 좌표를 sin, 세로 좌표를 cos로 두면 $\\theta = 0$일 때 점은 12시에 있고, "
             "θ가 커질수록 시계 방향으로 돕니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
             "위치 인코딩의 한 쌍은 문자 그대로 시계 바늘입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
             "점에서 내린 가로 길이가 sin θ(파랑), 세로 길이가 cos θ(주황)입니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
             "두 변과 반지름(1)이 직각삼각형을 이루니 피타고라스 정리로 sin²θ + cos²θ = 1² = 1. 각도가 바뀌어도 "
             "반지름은 그대로 1이므로 점은 항상 원 위에 있습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
             "$$\\theta = \\omega_i \\cdot pos$$ 단어 하나를 지날 때마다 바늘이 ω_i만큼 돕니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
             "0번 단어는 12시, 1번 단어는 ω_i, 2번 단어는 2ω_i만큼 돌아간 자리.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt", "정리", "sin은 위치를 표시하고, 짝이 되는 cos는 그 위치를 회전 각도로 만듭니다."
-        ),
+        LESSON_002.quote("정리", "sin은 위치를 표시하고, 짝이 되는 cos는 그 위치를 회전 각도로 만듭니다."),
     ],
     expect="proved",
 )
@@ -82,7 +73,7 @@ def _(p):
     p.decide(cross, -sp.sin(b - a), label="hand at a × hand at b = −sin(b − a): negative for 0 < b − a < π")
 
 
-@claim.check(dtypes=FLOATS, uses="sinusoidal", batched=True)
+@claim.check(uses="sinusoidal", batched=True)
 @given(pos=position_batches(), d=d_models(even=True, high=128))
 def hands_on_circle_turn_clockwise(t, pos, d):
     """Every pair of PE(pos) has x² + y² = 1, and the step to pos + 1 turns it clockwise by ω_i."""
@@ -118,7 +109,7 @@ def clock_face(r):
     r.measure("max |x² + y² − 1| over positions < 1024, d_model = 64, computed in each dtype", spread)
 
 
-@claim.sweep(dtypes=FLOATS, d_models=(64, 512, 4096), offsets=1)
+@claim.sweep(offsets=1)
 def every_position_and_pair(s):
     """Every pos × pair: x² + y² = 1, and the step to pos + 1 turns the hand by ω_i (cos and sin of the turn).
 

@@ -1,7 +1,8 @@
 """PE(pos) · PE(pos + k) = Σ cos(ω_i k) holds in low precision only up to a position per dtype and angle formation."""
 
-from checks import Claim, Quote
-from checks.helpers.precision import dot_identity_errors, record_envelopes
+from checks import Claim
+from checks.precision import dot_identity_errors, record_envelopes
+from checks.works import LESSON_002
 
 D_MODEL, K = 64, 3
 claim = Claim(
@@ -14,8 +15,7 @@ claim = Claim(
     ),
     depends=["pe.dot-distance-only"],
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "cos(A − B) 공식은 무엇을 말하나",
             "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
         )

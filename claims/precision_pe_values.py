@@ -1,7 +1,8 @@
 """PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
 
-from checks import Claim, Quote
-from checks.helpers.precision import pe_value_errors, record_envelopes
+from checks import Claim
+from checks.precision import pe_value_errors, record_envelopes
+from checks.works import LESSON_002
 
 D_MODEL = 64
 claim = Claim(
@@ -13,7 +14,7 @@ claim = Claim(
         "the float64 values only up to a position per dtype and angle mode; the documents state the formula for "
         "every position without a precision condition."
     ),
-    sources=[Quote("002_86fa32f25d4c4c54.txt", "4. 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
+    sources=[LESSON_002.quote("4. 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
     expect="qualified",
 )
 

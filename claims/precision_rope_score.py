@@ -2,8 +2,9 @@
 
 import torch
 
-from checks import Claim, Quote
-from checks.helpers.precision import record_envelopes, rope_score_errors, rope_vectors
+from checks import Claim
+from checks.precision import record_envelopes, rope_score_errors, rope_vectors
+from checks.works import LESSON_002
 
 D_MODEL, DISTANCE = 64, 3
 claim = Claim(
@@ -16,8 +17,7 @@ claim = Claim(
     ),
     depends=["rope.relative-score"],
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
         )

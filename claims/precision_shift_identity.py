@@ -1,7 +1,8 @@
 """PE(pos + k) = M_k · PE(pos) holds in low precision only up to a position per dtype and angle formation."""
 
-from checks import Claim, Quote
-from checks.helpers.precision import record_envelopes, shift_identity_errors
+from checks import Claim
+from checks.precision import record_envelopes, shift_identity_errors
+from checks.works import LESSON_002
 
 D_MODEL, K = 64, 3
 claim = Claim(
@@ -14,8 +15,7 @@ claim = Claim(
     ),
     depends=["pe.shift-is-rotation"],
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "5. k칸 이동 = 회전 행렬",
             "모델이 “3칸 앞 단어”를 찾는 법을 선형 변환 하나로 배우면, "
             "그 변환은 문장의 어느 위치에서든 똑같이 통합니다.",

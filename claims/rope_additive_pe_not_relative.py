@@ -7,20 +7,11 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.rope import (
-    DEMO_KEY,
-    DEMO_M,
-    DEMO_N,
-    DEMO_Q,
-    additive_score_rows,
-    additive_scores,
-    common_shift_batches,
-    rope_scores,
-)
-from checks.helpers.strategies import UNIT, Batch, as_batch
-from checks.implementations.references import Reference
+from checks import Claim
+from checks.reference import NumpyBackend, Reference
+from checks.rope import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, additive_score_rows, additive_scores, rope_scores
+from checks.strategies import UNIT, Batch, as_batch, common_shift_batches
+from checks.works import LESSON_002
 
 claim = Claim(
     id="rope.additive-pe-not-relative",
@@ -34,8 +25,7 @@ claim = Claim(
         "content-position cross terms move."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "그러면 어텐션 점수 $q\\cdot k$를 계산할 때 단어 내용과 위치가 뒤섞여, “거리만 본다”는 성질이 그대로 "
             "남지 않습니다.",
@@ -124,7 +114,7 @@ def magnitude(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> np.ndarr
     return np.sum(np.einsum("bij,bj->bi", np.abs(w_q), x) * np.einsum("bij,bj->bi", np.abs(w_k), y), axis=-1)
 
 
-@claim.check(dtypes=FLOATS, batched=True)
+@claim.check(batched=True)
 @given(inputs=attention_input_batches())
 def shift_change_is_the_cross_terms(t, inputs):
     """The change under a common shift equals the cross terms, evaluated at the PE the dtype produced."""

@@ -5,8 +5,9 @@ import sympy as sp
 from hypothesis import given
 
 from checks import FLOAT32, FLOAT64, Claim
-from checks.helpers.rope import query_key_batches, rope_score_rows
-from checks.helpers.works import su_2021
+from checks.rope import rope_score_rows
+from checks.strategies import query_key_batches
+from checks.works import su_2021
 
 claim = Claim(
     id="rope.long-term-decay",

@@ -1,10 +1,9 @@
 """Each RoPE implementation's own bfloat16/float16 path keeps the relative score only up to a position."""
 
-from checks import Claim, Quote
-from checks.helpers.precision import Boundary, find_boundary, rope_score_errors, rope_vectors
-from checks.implementations.base import backend_name, is_reference, missing
-from checks.implementations.domain import Domain
-from checks.implementations.probing import adapter_score_errors
+from checks import Claim
+from checks.adapters import Domain, adapter_score_errors, backend_name, is_reference, missing
+from checks.precision import Boundary, find_boundary, rope_score_errors, rope_vectors
+from checks.works import LESSON_002
 
 D_MODEL, DISTANCE = 64, 3
 DTYPES = ("bfloat16", "float16")
@@ -21,8 +20,7 @@ claim = Claim(
         "and dtype; beside each, the same computation with angles formed in float32 and in the dtype."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
         )
@@ -32,7 +30,7 @@ claim = Claim(
 )
 
 
-@claim.probe
+@claim.probe(uses="rope")
 def boundaries(r):
     """Boundary per installed implementation × dtype, next to the reference with float32 and in-dtype angles.
 

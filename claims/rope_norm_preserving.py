@@ -4,9 +4,11 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.formulas import i, omega, pairs_sum, rotation
-from checks.helpers.rope import query_key_batches, rope_rows
+from checks import Claim
+from checks.formulas import i, omega, pairs_sum, rotation
+from checks.rope import rope_rows
+from checks.strategies import query_key_batches
+from checks.works import LESSON_002
 
 claim = Claim(
     id="rope.norm-preserving",
@@ -16,8 +18,7 @@ claim = Claim(
         "rotation: R(φ)ᵀR(φ) = I for one pair, so ‖R(mθ)q‖ = ‖q‖ and ‖R(nθ)k‖ = ‖k‖ for every position and d."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.",
         )
@@ -45,7 +46,7 @@ def _(p):
     )
 
 
-@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@claim.check(uses="rope", batched=True)
 @given(qk=query_key_batches(high=64, maximum=LAST_POSITION, exact=True))
 def rotation_keeps_lengths(t, qk):
     for name, rows, at in (("‖R(mθ)q‖", qk[0], qk[2][:, 0]), ("‖R(nθ)k‖", qk[1], qk[2][:, 1])):

@@ -4,12 +4,12 @@ import numpy as np
 import sympy as sp
 from hypothesis import given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.formulas import omega, rotation
-from checks.helpers.strategies import vector_batches
-from checks.implementations.base import is_reference, missing
-from checks.implementations.fingerprint import layout_of, pair_order, pairing_name, probing, rotated_dimensions
-from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED, rope_layout, to_interleaved
+from checks import Claim
+from checks.adapters import is_reference, layout_of, missing, pair_order, pairing_name, probing, rotated_dimensions
+from checks.formulas import omega, rotation
+from checks.rope import HALF_SPLIT, INTERLEAVED, rope_layout, to_interleaved
+from checks.strategies import vector_batches
+from checks.works import LESSON_002
 
 claim = Claim(
     id="rope.pairing-permutation",
@@ -21,8 +21,7 @@ claim = Claim(
         "both pairings keep the relative-score property of document 002 §8."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.",
         )
@@ -53,7 +52,7 @@ def _(p):
     )
 
 
-@claim.probe
+@claim.probe(uses="rope")
 def permutations_found(r):
     """Probe every installed RoPE implementation for its pairs; compare with its declared pairing.
 
@@ -93,7 +92,7 @@ def half_split_formula(t, x: np.ndarray, m: np.ndarray) -> np.ndarray:
     return x * np.tile(cos, 2) + rotated_half * np.tile(sin, 2)
 
 
-@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@claim.check(uses="rope", batched=True)
 @given(xm=vector_batches(16))
 def agrees_after_permutation(t, xm):
     """An implementation equals the interleaved reference placed in its layout: its declared pairs, over the

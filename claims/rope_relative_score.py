@@ -4,23 +4,13 @@ import numpy as np
 import sympy as sp
 from hypothesis import example, given
 
-from checks import FLOATS, Claim, Quote
-from checks.helpers.backends import NumpyBackend
-from checks.helpers.formulas import i, omega, pairs_sum, rotation
-from checks.helpers.rope import (
-    DEMO_KEY,
-    DEMO_M,
-    DEMO_N,
-    DEMO_Q,
-    DEMO_SHIFT,
-    query_key_batches,
-    rope_score_rows,
-    rope_scores,
-    score_scale,
-)
-from checks.helpers.strategies import as_batch
-from checks.implementations.fingerprint import layout_of
-from checks.implementations.references import Reference, frequency_values
+from checks import Claim
+from checks.adapters import layout_of
+from checks.formulas import i, omega, pairs_sum, rotation
+from checks.reference import NumpyBackend, Reference, frequency_values
+from checks.rope import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, DEMO_SHIFT, rope_score_rows, rope_scores, score_scale
+from checks.strategies import as_batch, query_key_batches
+from checks.works import LESSON_000, LESSON_002
 
 claim = Claim(
     id="rope.relative-score",
@@ -31,27 +21,23 @@ claim = Claim(
         "by the same s leaves the score unchanged (document 002's demo 8: m = 2, n = 5, both +5)."
     ),
     sources=[
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로",
             "“둘 다 +5”를 누르면 두 벡터가 같이 돌고 내적은 변하지 않습니다.",
         ),
-        Quote(
-            "002_86fa32f25d4c4c54.txt",
+        LESSON_002.quote(
             "8. 그다음: RoPE",
             "2차원 쿼리(파랑)와 키(주황)를 각자의 위치 m, n만큼 돌립니다.",
         ),
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "Sinusoidal vs 학습 가능한 위치 임베딩",
             "• •회전 행렬을 이용한 상대적 위치 인코딩",
         ),
-        Quote("002_86fa32f25d4c4c54.txt", "8. 그다음: RoPE", "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로"),
+        LESSON_002.quote("8. 그다음: RoPE", "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로"),
     ],
     expect="proved",
 )
@@ -97,7 +83,7 @@ def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -
     return np.sum(q0 * (c * k0 - s * k1) + q1 * (s * k0 + c * k1), axis=-1)
 
 
-@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@claim.check(uses="rope", batched=True)
 @given(qk=query_key_batches(high=32))
 def score_sees_only_distance(t, qk):
     q, key, (m, n) = qk[0], qk[1], qk[2].T
@@ -109,7 +95,7 @@ def score_sees_only_distance(t, qk):
     t.close(rotated, expected, scale=score_scale(q, key, [m, n]), label="RoPE score")
 
 
-@claim.check(dtypes=FLOATS, uses="rope", batched=True)
+@claim.check(uses="rope", batched=True)
 @example(qks=(as_batch([DEMO_Q]), as_batch([DEMO_KEY]), as_batch([[DEMO_M, DEMO_N, DEMO_SHIFT]])))
 @given(qks=query_key_batches(high=32, shifted=True))
 def common_shift_keeps_score(t, qks):

@@ -1,9 +1,7 @@
 """Factual and evaluative sentences of the three documents that no computation here can check (out of scope)."""
 
 from checks import Citation, Claim, Quote
-from checks.helpers.works import vaswani_2017
-
-LESSON, POST, ESSAY = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
+from checks.works import LESSON_000, LESSON_001, LESSON_002, vaswani_2017
 
 
 def out_of_scope(short: str, title: str, statement: str, reason: str, *quotes: Quote | Citation) -> Claim:
@@ -25,7 +23,7 @@ paper_motivation = out_of_scope(
     "for choosing the sinusoidal encoding (the property itself is checked by pe.shift-is-rotation).",
     "what a paper gives as its reason is read, not computed: the paper's sentence is cited here (its text is not in "
     "sources/, so it is shown as cited, not verified)",
-    Quote(ESSAY, "5. k칸 이동 = 회전 행렬", "원논문이 이 방식을 고른 이유로 직접 든 성질입니다"),
+    LESSON_002.quote("5. k칸 이동 = 회전 행렬", "원논문이 이 방식을 고른 이유로 직접 든 성질입니다"),
     vaswani_2017(
         "3.5 Positional Encoding",
         "We chose this function because we hypothesized it would allow the model to easily learn to attend by "
@@ -41,7 +39,7 @@ gpu_utilization = out_of_scope(
     "needs a CUDA device and its utilisation counters, and no GPU is lent to these runs; what it rests on, a fixed "
     "number of kernels each over all n tokens whatever n, is checked by attention.parallel-speedup, and the measured "
     "training speed on the devices present by attention.training-speed",
-    Quote(POST, "7. 병렬화 장점", "GPU 활용 극대화"),
+    LESSON_001.quote("7. 병렬화 장점", "GPU 활용 극대화"),
 )
 
 embedding_range = out_of_scope(
@@ -49,8 +47,8 @@ embedding_range = out_of_scope(
     "Word-embedding values usually lie in [−1, 1]",
     "The entries of word-embedding vectors usually lie in (or near) the range −1 to 1.",
     "needs the embedding tables of trained models (a survey); it depends on the model and its initialization",
-    Quote(LESSON, "시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
-    Quote(LESSON, "1. 값이 항상 -1 ~ 1 사이", "단어 임베딩의 값 범위: 보통 [-1, 1] 근처"),
+    LESSON_000.quote("시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
+    LESSON_000.quote("1. 값이 항상 -1 ~ 1 사이", "단어 임베딩의 값 범위: 보통 [-1, 1] 근처"),
 )
 
 order_matters = out_of_scope(
@@ -60,8 +58,8 @@ order_matters = out_of_scope(
     "something completely different.",
     "a linguistic claim about natural languages, not about the formulas (true of the documents' examples, which "
     "are illustrations, not measurements)",
-    Quote(LESSON, "비유: 줄 번호 없는 칠판", "단어 집합은 동일하지만, 순서에 따라 의미가 완전히 달라집니다!"),
-    Quote(LESSON, "위치 정보 없이는 어떤 문제가 생기나?", "하지만 자연어에서 순서는 의미에 결정적인 영향을 줍니다!"),
+    LESSON_000.quote("비유: 줄 번호 없는 칠판", "단어 집합은 동일하지만, 순서에 따라 의미가 완전히 달라집니다!"),
+    LESSON_000.quote("위치 정보 없이는 어떤 문제가 생기나?", "하지만 자연어에서 순서는 의미에 결정적인 영향을 줍니다!"),
 )
 
 adjective_before_noun = out_of_scope(
@@ -69,7 +67,7 @@ adjective_before_noun = out_of_scope(
     "Adjectives usually come right before their noun",
     "In language, an adjective usually comes immediately before its noun (relative distance 1).",
     "needs corpus statistics for a given language; it varies across languages (many place adjectives after the noun)",
-    Quote(LESSON, "2. 상대적 위치 표현 가능", "형용사는 보통 명사 바로 앞에 옴 (상대 거리 = 1)"),
+    LESSON_000.quote("2. 상대적 위치 표현 가능", "형용사는 보통 명사 바로 앞에 옴 (상대 거리 = 1)"),
 )
 
 subject_verb_distance = out_of_scope(
@@ -77,5 +75,5 @@ subject_verb_distance = out_of_scope(
     "Subject–verb distance varies but is related",
     "The distance between a subject and its verb varies, but the two are related.",
     "needs corpus statistics (dependency-parsed text); a linguistic claim",
-    Quote(LESSON, "2. 상대적 위치 표현 가능", "주어와 동사 사이 거리는 다양하지만 관계가 있음"),
+    LESSON_000.quote("2. 상대적 위치 표현 가능", "주어와 동사 사이 거리는 다양하지만 관계가 있음"),
 )

@@ -2,11 +2,10 @@
 
 import math
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import MODEL, SEEDS, Budget, TinyEncoder, token_at, train, which_first
+from checks import Claim, Design, SeedLog
+from checks.training import MODEL, SEEDS, Budget, TinyEncoder, token_at, train, which_first
+from checks.works import LESSON_000
 
-LESSON = "000_1100ff0056b332e7.txt"
 LENGTH = 12
 BUDGET = Budget(steps=150)
 TASKS = {"token at index 3": (token_at(3, 8, LENGTH), 8, 8), "order only": (which_first(10, LENGTH), 10, 2)}
@@ -19,7 +18,7 @@ claim = Claim(
         "gradient norm during training is at least twice that of the same model with the sinusoidal encoding, on two "
         "tasks that need position."
     ),
-    sources=[Quote(LESSON, "시도 1: 정수 인덱스 사용", "학습이 매우 불안정해짐")],
+    sources=[LESSON_000.quote("시도 1: 정수 인덱스 사용", "학습이 매우 불안정해짐")],
     expect="qualified",
 )
 

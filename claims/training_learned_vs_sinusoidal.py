@@ -1,19 +1,9 @@
 """Learned position embeddings against the sinusoidal table, inside and outside the training range: the evidence
 that 'optimal' is bounded by the positions trained on (a seeded experiment)."""
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design
-from checks.helpers.training import (
-    OFFSET,
-    OFFSET_TASK,
-    PER_POSITION_MODEL,
-    SEEDS,
-    SEEN,
-    TRAINED,
-    UNSEEN,
-    Budget,
-    offset_trial,
-)
+from checks import Claim, Design
+from checks.training import OFFSET, OFFSET_TASK, PER_POSITION_MODEL, SEEDS, SEEN, TRAINED, UNSEEN, Budget, offset_trial
+from checks.works import LESSON_000
 
 BUDGET = Budget(steps=300)
 
@@ -27,8 +17,7 @@ claim = Claim(
         f"{TRAINED} … {2 * TRAINED - 1}, whose rows never received a gradient."
     ),
     sources=[
-        Quote(
-            "000_1100ff0056b332e7.txt",
+        LESSON_000.quote(
             "Sinusoidal vs 학습 가능한 위치 임베딩",
             "학습 과정에서 최적의 위치 표현을 자동으로 배움",
         )

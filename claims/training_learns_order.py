@@ -1,10 +1,9 @@
 """With a position encoding added, a Transformer learns word order; without one it cannot (a seeded experiment)."""
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import ACCURACY, MODEL, SEEDS, Budget, TinyEncoder, train, which_first
+from checks import Claim, Design, SeedLog
+from checks.training import ACCURACY, MODEL, SEEDS, Budget, TinyEncoder, train, which_first
+from checks.works import LESSON_001
 
-POST = "001_53050abb35828e70.txt"
 VOCAB, LENGTH = 10, 12
 BUDGET = Budget(steps=150)
 
@@ -16,7 +15,7 @@ claim = Claim(
         "Transformer encoder with the sinusoidal encoding added to its embeddings reaches a held-out accuracy at least "
         "0.2 above the same model without any position encoding, which cannot see order."
     ),
-    sources=[Quote(POST, "3. 위치 정보 직관", "결과적으로 모델은 단어 순서를 학습할 수 있습니다.")],
+    sources=[LESSON_001.quote("3. 위치 정보 직관", "결과적으로 모델은 단어 순서를 학습할 수 있습니다.")],
     expect="holds",
 )
 

@@ -1,11 +1,10 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design
-from checks.helpers.training import ACCURACY, AT_TRAINED, MODEL, SEEDS, TRAINED, Budget, length_trial
+from checks import Claim, Design
+from checks.training import ACCURACY, AT_TRAINED, MODEL, SEEDS, TRAINED, Budget, length_trial
+from checks.works import LESSON_000
 
-LESSON = "000_1100ff0056b332e7.txt"
 BUDGET = Budget(steps=150)
 LONGER = "at the longer length"
 TASK = f"which_first (is token 0 before token 1?) trained at n = {TRAINED}, tested on fresh sequences of each length"
@@ -17,7 +16,7 @@ rope = Claim(
         f"A one-layer encoder with RoPE trained on an order task at n = {TRAINED} loses at most 0.05 of its held-out "
         "accuracy when tested at twice and at four times that length."
     ),
-    sources=[Quote(LESSON, "Sinusoidal vs 학습 가능한 위치 임베딩", "길이 일반화 성능이 매우 좋음")],
+    sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "길이 일반화 성능이 매우 좋음")],
     expect="qualified",
 )
 rope.experiment(
@@ -43,7 +42,7 @@ sinusoidal = Claim(
         f"A one-layer encoder with the sinusoidal encoding trained on an order task at n = {TRAINED} is at least 0.05 "
         "less accurate when tested at four times that length, although the encoding is defined at every position."
     ),
-    sources=[Quote(LESSON, "3. 길이 일반화 가능", "다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음")],
+    sources=[LESSON_000.quote("3. 길이 일반화 가능", "다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음")],
     expect="holds",
 )
 sinusoidal.experiment(

@@ -1,10 +1,9 @@
 """Positions normalized per sentence (pos / (n − 1)) are hard to learn from when lengths vary (a seeded experiment)."""
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design, SeedLog
-from checks.helpers.training import MODEL, SEEDS, Budget, TinyEncoder, token_at_any_length, train
+from checks import Claim, Design, SeedLog
+from checks.training import MODEL, SEEDS, Budget, TinyEncoder, token_at_any_length, train
+from checks.works import LESSON_000
 
-LESSON = "000_1100ff0056b332e7.txt"
 VOCAB, INDEX, LENGTHS = 8, 3, range(6, 17)
 BUDGET = Budget(steps=150)
 
@@ -16,7 +15,7 @@ claim = Claim(
         "the token at index 3 learns it worse with normalized positions than with the sinusoidal encoding: at least "
         "0.2 lower held-out accuracy."
     ),
-    sources=[Quote(LESSON, "시도 2: 정규화 (0~1로 맞추기)", "모델이 일관된 위치 패턴을 학습하기 어려움")],
+    sources=[LESSON_000.quote("시도 2: 정규화 (0~1로 맞추기)", "모델이 일관된 위치 패턴을 학습하기 어려움")],
     expect="holds",
 )
 

@@ -1,21 +1,10 @@
 """Attention with the sinusoidal encoding learns 'the token 3 positions back', but only at the absolute positions it
 was trained on (a seeded experiment)."""
 
-from checks import Claim, Quote
-from checks.evidence.experiment import Design
-from checks.helpers.training import (
-    OFFSET,
-    OFFSET_TASK,
-    PER_POSITION_MODEL,
-    SEEDS,
-    SEEN,
-    TRAINED,
-    UNSEEN,
-    Budget,
-    offset_trial,
-)
+from checks import Claim, Design
+from checks.training import OFFSET, OFFSET_TASK, PER_POSITION_MODEL, SEEDS, SEEN, TRAINED, UNSEEN, Budget, offset_trial
+from checks.works import LESSON_000, LESSON_001
 
-LESSON, POST = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt"
 BUDGET = Budget(steps=300)
 
 claim = Claim(
@@ -28,13 +17,12 @@ claim = Claim(
         "the same relative step applies."
     ),
     sources=[
-        Quote(
-            LESSON,
+        LESSON_000.quote(
             "실행해보기: Positional Encoding 생성과 시각화",
             "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!",
         ),
-        Quote(LESSON, "2. 상대적 위치 표현 가능", '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'),
-        Quote(POST, "4. Relative Position 정보", "문장에서 단어 간 거리 정보를 모델이 학습할 수 있습니다."),
+        LESSON_000.quote("2. 상대적 위치 표현 가능", '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'),
+        LESSON_001.quote("4. Relative Position 정보", "문장에서 단어 간 거리 정보를 모델이 학습할 수 있습니다."),
     ],
     expect="qualified",
 )

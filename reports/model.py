@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checks.evidence import Evidence, kinds
-from checks.evidence.proof import ProofRecord
-from checks.helpers.devices import DEVICES
-from checks.helpers.tolerances import FLOATS
+from checks.numerics.devices import DEVICES
+from checks.numerics.tolerances import FLOATS
 from checks.results import (
     ClaimRecord,
     Environment,
@@ -130,8 +129,9 @@ class ClaimView:
 
     @property
     def symbolic_status(self) -> str:
-        statuses = [s.record.status for s in self.shown if isinstance(s.record, ProofRecord)]
-        return statuses[0] if statuses else "—"
+        records = [shown.record for shown in self.shown]
+        statuses = (kind.status_of([r for r in records if isinstance(r, kind.record_type)]) for kind in kinds())
+        return next((status for status in statuses if status), "—")
 
     @property
     def counts(self) -> list[tuple[str, int]]:

@@ -10,10 +10,8 @@ from markupsafe import Markup
 
 from checks import sources
 from checks.coverage import CATEGORIES, ClassificationError, Classified, Entry, classification_path, read_entries
-from checks.evidence.experiment import ExperimentRecord
-from checks.helpers.tolerances import FLOATS
+from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
-from checks.results.records import Series
 from checks.sources import Citation, Quote
 from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug
@@ -224,37 +222,9 @@ def _run_order(item: Shown) -> tuple:
     return (run.name, run.implementation or "", run.device, dtype, run.dtype, run.order, item.source.index)
 
 
-def loss_curves(record: ExperimentRecord) -> list[Figure]:
-    """One figure per regime: every seed's loss curve, one line per arm and seed."""
-    drawn = []
-    for regime in record.design.regimes:
-        runs = [run for run in record.runs if run.regime == regime and run.losses]
-        series = {
-            f"{run.arm}, seed {run.seed}": Series(
-                x=[float(n * run.every) for n in range(len(run.losses))], y=[float(v) for v in run.losses]
-            )
-            for run in runs
-        }
-        if series:
-            drawn.append(
-                Figure(
-                    f"loss-{regime}",
-                    "lines",
-                    f"Training loss per step, regime {regime}",
-                    f"Loss curves of the {record.design.treatment} and {record.design.control} arms, one line per "
-                    "seed, as measured.",
-                    x_label="step",
-                    y_label="loss",
-                    series=series,
-                )
-            )
-    return drawn
-
-
 FILTERS = {
     "math": math,
     "drawing": drawing,
     "in_run_order": in_run_order,
     "not_run": not_run,
-    "loss_curves": loss_curves,
 }

@@ -9,8 +9,8 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 
-from checks.engine.harness import Trial
 from checks.evidence.check import CheckRun
+from checks.evidence.check.harness import Trial
 from checks.helpers.attention import (
     Sentence,
     attention_flops,
@@ -27,10 +27,10 @@ from checks.helpers.attention import (
     single_threaded,
     tanh,
 )
-from checks.helpers.backends import NumpyBackend, TorchBackend
 from checks.helpers.strategies import as_batch, sentences
-from checks.helpers.tolerances import UNIT_ROUNDOFF
 from checks.implementations.registry import by_name
+from checks.numerics.backends import NumpyBackend, TorchBackend
+from checks.numerics.tolerances import UNIT_ROUNDOFF
 
 F64 = TorchBackend("float64")
 

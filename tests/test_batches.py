@@ -1,4 +1,4 @@
-"""Batched checks: a Hypothesis test case holds a Batch of examples, compared row by row (checks.engine.harness)."""
+"""Batched checks: a Hypothesis test case holds a Batch of examples, compared row by row (the check harness)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from checks import Claim, Quote
-from checks.engine.harness import BatchShapeError, Trial, VacuousTolerance, batch_size, run_check
 from checks.evidence.check import Check, CheckRun
-from checks.helpers.backends import NumpyBackend
+from checks.evidence.check.harness import BatchShapeError, Trial, VacuousTolerance, batch_size, run_check
 from checks.helpers.current import CurrentRun, running
 from checks.helpers.strategies import (
     Batch,
@@ -20,6 +19,7 @@ from checks.helpers.strategies import (
     position_pair_batches,
 )
 from checks.implementations.registry import by_name
+from checks.numerics.backends import NumpyBackend
 
 QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 THOROUGH = settings(max_examples=10_000, database=None, deadline=None, derandomize=False)

@@ -176,7 +176,7 @@ def test_list_does_not_import_torch(tmp_path):
 # flake
 
 FLAKE_CONFTEST = """
-from checks.engine.profiles import register_profiles
+from checks.profiles import register_profiles
 
 register_profiles()
 pytest_plugins = ["checks.engine.plugin"]

@@ -39,7 +39,7 @@ TallyRecord.forget()  # in the evidence family only while a test here registers 
 
 
 class Tally(Evidence):
-    """``@claim.tally(items)`` over ``def _(item) -> bool``: holds when every item passes."""
+    """``claim.declare(Tally, items)`` over ``def _(item) -> bool``: holds when every item passes."""
 
     kind, decorator, order = "tally", "tally", 45
     title = "Tallies"
@@ -87,7 +87,7 @@ def tally_registered():
 def test_a_new_kind_is_declared_run_weighed_and_recorded():
     claim = Claim(id="tally.evens", title="t", statement="s", sources=[QUOTE], expect="refuted")
 
-    @claim.tally(range(6))
+    @claim.declare(Tally, range(6))
     def even(item):
         return item % 2 == 0
 
@@ -99,7 +99,7 @@ def test_a_new_kind_is_declared_run_weighed_and_recorded():
 
 def test_a_new_kind_is_shown_by_its_own_template(tmp_path, monkeypatch):
     claim = Claim(id="tally.all", title="t", statement="s", sources=[QUOTE], expect="holds")
-    claim.tally([1, 2])(lambda item: True)
+    claim.declare(Tally, [1, 2])(lambda item: True)
     results = tmp_path / "results.json"
     write_results(results, [evaluate(claim)], environment())
     (tmp_path / "templates" / "evidence").mkdir(parents=True)

@@ -114,11 +114,16 @@ def test_token_back_labels_the_token_offset_positions_back_and_scores_only_the_a
 
 
 def test_only_claims_made_of_untimed_experiments_repeat_exactly():
-    from checks.evidence.experiment import repeats_exactly
+    from checks import Claim, Quote
+    from checks.engine.plugin import repeats_exactly
     from checks.evidence.probe import Probe
+
+    def claim_of(*evidence):
+        quote = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+        return Claim("test.repeats", "t", "s", [quote], "holds", evidence=list(evidence))
 
     seeded = Experiment("seeded", _design(), order_trial)
     timed = Experiment("timed", _design(timed=True), order_trial)
-    assert repeats_exactly([seeded]) and repeats_exactly([seeded.run(context=None)[0]])  # type: ignore[arg-type]
-    assert not repeats_exactly([seeded, timed]) and not repeats_exactly([])
-    assert not repeats_exactly([seeded, Probe("probe", lambda r: None)])
+    assert repeats_exactly(claim_of(seeded))
+    assert not repeats_exactly(claim_of(seeded, timed)) and not repeats_exactly(claim_of())
+    assert not repeats_exactly(claim_of(seeded, Probe("probe", lambda r: None)))

@@ -2,10 +2,10 @@
 
 import pytest
 
-from checks.engine.harness import Trial, VacuousTolerance
 from checks.evidence.check import CheckRun
-from checks.helpers.backends import NumpyBackend
+from checks.evidence.check.harness import Trial, VacuousTolerance
 from checks.implementations.registry import by_name
+from checks.numerics.backends import NumpyBackend
 from checks.symbolic import Proof
 
 

@@ -8,11 +8,11 @@ import pytest
 import torch
 
 from checks.evidence.check import CheckRun
-from checks.helpers.backends import TorchBackend
 from checks.implementations.base import Implementation, missing
 from checks.implementations.fingerprint import layout_of, pair_order, probing
-from checks.implementations.pairing import HALF_SPLIT, to_interleaved
 from checks.implementations.registry import by_name, implementations, load, offering
+from checks.numerics.backends import TorchBackend
+from checks.numerics.pairing import HALF_SPLIT, to_interleaved
 from checks.results import read_results
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -42,9 +42,9 @@ def test_a_helper_loads_no_engine_no_sandbox_and_no_third_party_adapter(helper):
 
 def test_the_package_face_gives_claim_files_the_claim_model_without_the_runners():
     loaded = loaded_after("import checks\nchecks.Claim, checks.Quote, checks.FLOATS, checks.Verdict")
-    engine = {m for m in loaded if m.startswith("checks.engine")}
-    assert engine == {"checks.engine", "checks.engine.claim"}, "the claim model only: no harness, plugin, evaluation"
-    assert not loaded & SANDBOX_AND_ADAPTERS and "torch" not in loaded
+    assert not {m for m in loaded if m.startswith("checks.engine")}, "the claim model only: no plugin, evaluation"
+    runners = {"checks.evidence.check.harness", "checks.evidence.sweep.runner"}
+    assert not loaded & runners and not loaded & SANDBOX_AND_ADAPTERS and "torch" not in loaded
 
 
 def test_the_report_builder_and_the_results_model_do_not_import_torch():
@@ -83,3 +83,119 @@ def test_reports_read_records_by_attribute_never_by_key():
 
 def _literal(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def test_claim_files_import_only_the_public_face():
+    """A claim file may import ``checks`` and the modules of ``checks.PUBLIC``; everything else is internal."""
+    import checks
+
+    offences = []
+    for path in sorted((ROOT / "claims").glob("*.py")):
+        for module in imported_modules(path, names=False):
+            if module.split(".")[0] == "checks" and module not in checks.PUBLIC:
+                offences.append(f"{path.name}: {module}")
+    assert offences == []
+
+
+def test_every_public_module_loads_and_exports_what_it_names():
+    import checks
+
+    for name in checks.PUBLIC:
+        module = __import__(name, fromlist=["_"])
+        missing = [n for n in getattr(module, "__all__", []) if not hasattr(module, n)]
+        assert not missing, (name, missing)
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper"),
+    [
+        ("checks/results", "checks.evidence"),
+        ("checks/results", "checks.engine"),
+        ("checks/evidence", "checks.engine"),
+        ("checks/helpers", "checks.implementations"),
+        ("checks/helpers", "checks.engine"),
+        ("checks/numerics", "checks.implementations"),
+        ("checks/numerics", "checks.helpers"),
+        ("checks/numerics", "checks.evidence"),
+        ("checks/symbolic", "checks.evidence"),
+    ],
+)
+def test_a_lower_layer_names_no_upper_one_even_lazily(lower, upper):
+    offences = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in sorted((ROOT / lower).rglob("*.py"))
+        for module in imported_modules(path)
+        if module == upper or module.startswith(upper + ".")
+    ]
+    assert offences == []
+
+
+def test_no_import_circle_among_the_projects_modules():
+    """Every import the code names (at module level, in a function or under TYPE_CHECKING) is an edge."""
+    graph = import_graph()
+    circles = [cycle for cycle in strongly_connected(graph) if len(cycle) > 1]
+    assert circles == []
+
+
+def imported_modules(path: Path, names: bool = True) -> set[str]:
+    """Every module an ``import`` or ``from … import`` of the file names, anywhere in it; with ``names``, also
+    ``module.name`` for each name taken (it may be a submodule: ``from checks.engine import cli``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            if names:
+                found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (a package's face is the package's ``__init__``)."""
+    files = [p for folder in ("checks", "reports") for p in (ROOT / folder).rglob("*.py")]
+    modules = {module_name(path): path for path in files}
+    return {name: {m for m in imported_modules(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of ``graph``."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for successor in sorted(graph.get(node, ())):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_circle_finder_finds_a_circle_and_reads_the_real_graph():
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"], ["d"]]
+    graph = import_graph()
+    assert "checks.evidence.check.record" in graph["checks.evidence.check.harness"]
+    assert "checks.engine.memory_limit" in graph["checks.engine.plugin"], "from checks.engine import memory_limit"

@@ -8,8 +8,8 @@ import textwrap
 import pytest
 import torch
 
-from checks.engine import sweep_memory
 from checks.engine.memory import release_freed_memory
+from checks.evidence.sweep import memory as sweep_memory
 from checks.results.files import ROOT
 
 

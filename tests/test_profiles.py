@@ -10,7 +10,7 @@ import pytest
 SHOW_PROFILE = """
 import json
 from hypothesis import settings
-from checks.engine.profiles import register_profiles
+from checks.profiles import register_profiles
 
 register_profiles()
 current = settings()

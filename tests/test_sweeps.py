@@ -7,10 +7,10 @@ import sympy
 import torch
 
 from checks.engine.discovery import claim_files, load_claims
-from checks.engine.sweep_grid import Grid, Hand, _ahead, _by_sum, _sums
-from checks.engine.sweep_memory import Memory
-from checks.engine.sweeps import run_sweep
 from checks.evidence.sweep import Sweep as DeclaredSweep
+from checks.evidence.sweep.grid import Grid, Hand, _ahead, _by_sum, _sums
+from checks.evidence.sweep.memory import Memory
+from checks.evidence.sweep.runner import run_sweep
 from checks.helpers.formulas import k, pos, w
 
 
@@ -131,7 +131,9 @@ def _peak_at_37(s, layout):
 
 @pytest.mark.parametrize("layout", ["scalar", "per-position", "full"])
 def test_the_worst_case_is_found_across_chunks_and_the_first_of_equals_kept(monkeypatch, layout):
-    monkeypatch.setattr("checks.engine.sweeps.COMPARED_ELEMENTS", 40)  # 1 position, then chunks of 10 (4 pairs each)
+    monkeypatch.setattr(
+        "checks.evidence.sweep.runner.COMPARED_ELEMENTS", 40
+    )  # 1 position, then chunks of 10 (4 pairs each)
     sweep = Sweep("peak", lambda s: _peak_at_37(s, layout), ("float64",), (8,), 100)
     (run,) = _on_the_cpu(sweep)
     assert run.status == "passed" and run.cases == 4 * 100
@@ -159,7 +161,9 @@ def _growing_with_k(s, lowest, peak):
 
 @pytest.mark.parametrize("peak", [3, 47, 95, 99])  # in the first chunk, a middle one, the last one, its end
 def test_a_tolerance_given_with_its_lowest_finds_what_the_full_one_finds(monkeypatch, peak):
-    monkeypatch.setattr("checks.engine.sweeps.COMPARED_ELEMENTS", 12 * 10)  # chunks of 10 positions (4 k × 3 pairs)
+    monkeypatch.setattr(
+        "checks.evidence.sweep.runner.COMPARED_ELEMENTS", 12 * 10
+    )  # chunks of 10 positions (4 k × 3 pairs)
     runs = {
         lowest: _on_the_cpu(
             Sweep(
@@ -203,7 +207,7 @@ def _nan_in_a_deferred_chunk(s):
 
 
 def test_nan_in_a_deferred_chunk_is_a_failure_located(monkeypatch):
-    monkeypatch.setattr("checks.engine.sweeps.COMPARED_ELEMENTS", 2 * 10)
+    monkeypatch.setattr("checks.evidence.sweep.runner.COMPARED_ELEMENTS", 2 * 10)
     (run,) = _on_the_cpu(Sweep("nan", _nan_in_a_deferred_chunk, ("float64",), (8,), 50))
     assert run.status == "failed" and run.worst_input == {"row": 1.0, "pos": 13.0}
 
@@ -215,7 +219,7 @@ def test_chunks_follow_what_the_first_compared_and_cover_every_position_once(mon
         seen.append((int(s.pos[0]), len(s.pos)))
         s.compare("zero", torch.zeros(len(s.pos), dtype=s.wide), 1.0, {"pos": s.pos})
 
-    monkeypatch.setattr("checks.engine.sweeps.COMPARED_ELEMENTS", 64)
+    monkeypatch.setattr("checks.evidence.sweep.runner.COMPARED_ELEMENTS", 64)
     (run,) = _on_the_cpu(Sweep("per position", per_position, ("float32",), (8,), 1000))
     assert seen[:2] == [(0, 2), (2, 64)]  # 64 // (4 · 8) positions first, then 64 compared elements a chunk
     assert sorted(p for first, n in seen for p in range(first, first + n)) == list(range(1000))
@@ -240,7 +244,7 @@ def _not_a_number(s):
 
 
 def test_nan_is_a_failure_and_the_first_one_is_reported(monkeypatch):
-    monkeypatch.setattr("checks.engine.sweeps.COMPARED_ELEMENTS", 10)  # the two NaNs in different chunks
+    monkeypatch.setattr("checks.evidence.sweep.runner.COMPARED_ELEMENTS", 10)  # the two NaNs in different chunks
     (run,) = _on_the_cpu(Sweep("nan", _not_a_number, ("float32",), (8,), 50))
     assert run.status == "failed" and run.worst_input == {"pos": 5.0}
 
@@ -314,7 +318,7 @@ def _stored_sum(values):
 
 
 def test_memory_is_reused_across_chunks_and_after_an_equation(monkeypatch):
-    monkeypatch.setattr("checks.engine.sweep_memory._KEPT", {})
+    monkeypatch.setattr("checks.evidence.sweep.memory._KEPT", {})
     memory = Memory("cpu")
     first = memory.take((4, 8), torch.float32)
     assert memory.take((4, 8), torch.float32).data_ptr() != first.data_ptr(), "a lent buffer is not lent twice"

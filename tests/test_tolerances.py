@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from torch.testing._comparison import _DTYPE_PRECISIONS
 
 from checks.helpers.encodings import clockwise_turn
-from checks.helpers.tolerances import (
+from checks.implementations.registry import by_name
+from checks.numerics.reference import frequency_values
+from checks.numerics.tolerances import (
     FLOATS,
     MEANINGFUL_FRACTION,
     TOLERANCES,
@@ -19,8 +21,6 @@ from checks.helpers.tolerances import (
     position_limit,
     tolerance,
 )
-from checks.implementations.references import frequency_values
-from checks.implementations.registry import by_name
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

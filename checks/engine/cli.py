@@ -5,6 +5,7 @@
     python -m checks flake [--runs 20] [--profile dev] [-n 2] [-- PYTEST_ARGS]
     python -m checks sentences [--document 002]
     python -m checks compare BEFORE AFTER
+    python -m checks schema
 
 ``list`` reads a results file only (no torch import); ``new``, ``flake`` and ``sentences`` load or run the claims.
 Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs, ``sentences`` a sentence without a
@@ -25,8 +26,10 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
 from checks.coverage import ClassificationError
 from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
+from checks.results.schema import write_schemas
 from checks.sources import Quote, documents
 
 CLAIMS_DIR = ROOT / "claims"
@@ -95,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
     comparing.add_argument("before", type=Path, help="the earlier results file")
     comparing.add_argument("after", type=Path, help="the later results file")
     comparing.set_defaults(command=compare_results)
+
+    schema = commands.add_parser("schema", help="rewrite checks/results/*.schema.json from the typed records")
+    schema.set_defaults(command=lambda args: write_schemas())
     return parser
 
 
@@ -121,7 +127,7 @@ def claim_path(claim_id: str, claims_dir: Path = CLAIMS_DIR) -> Path:
 
 
 def new_claim(args: argparse.Namespace) -> int:
-    from checks.engine.claim import CLAIM_ID
+    from checks.claim import CLAIM_ID
 
     if not CLAIM_ID.fullmatch(args.id):
         raise CliError(f"claim id {args.id!r} must look like 'pe.constant-norm' (lowercase words joined by . and -)")

@@ -7,7 +7,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from checks.engine.claim import Claim
+from checks.claim import Claim
 from checks.engine.limits import TIME_LIMIT_ENV, TimeLimitExceeded, alarm, time_limit
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from checks.engine.claim import Claim
+from checks.claim import Claim
 from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
 from checks.evidence import Dependency, kinds

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from checks.engine.profiles import PROFILE_ENV
+from checks.profiles import PROFILE_ENV
 from checks.results.files import ROOT
 
 

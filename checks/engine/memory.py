@@ -2,7 +2,7 @@
 
 glibc keeps freed blocks in its arenas, and large tensors (a sweep's chunks) come from there once its mmap
 threshold has risen: a worker's RSS then only grows, claim after claim.
-After each claim the plugin drops the sweeps' kept buffers (checks.engine.sweep_memory) and asks glibc to return
+After each claim the plugin drops the sweeps' kept buffers (checks.evidence.sweep.memory) and asks glibc to return
 free pages (``malloc_trim``, about 5 ms; with another C library that step does nothing). A full garbage collection
 as well would cost 100 ms a claim here, for cycles Python's own collector frees anyway.
 """
@@ -14,7 +14,7 @@ import ctypes.util
 import functools
 from typing import Any
 
-from checks.engine.sweep_memory import release_kept
+from checks.evidence.sweep.memory import release_kept
 
 
 @functools.cache

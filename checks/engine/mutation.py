@@ -10,6 +10,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
+import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.evidence.check import Check

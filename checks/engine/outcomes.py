@@ -13,7 +13,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from checks.engine.claim import Claim
+from checks.claim import Claim
 from checks.engine.discovery import CLAIMS_DIR, find_claim
 from checks.engine.evaluate import dependency_of, evaluate
 from checks.engine.limits import time_limit

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from checks.claim import Claim
 from checks.engine import memory_limit
-from checks.engine.claim import Claim
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.environment import environment
 from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
 from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
-from checks.evidence.proof import ProofRecord
+from checks.evidence import kinds
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import load, register
 from checks.results.codec import from_json, to_json
@@ -206,8 +206,8 @@ def _mismatch(record: ClaimRecord) -> str:
     lines = [f"{record.id}: observed {record.observed}, expected {record.expected}"]
     lines += [f"  error: {e}" for e in record.errors]
     lines += [f"  finding ({f.kind}): {f.text}{_data(f.data)}" for f in record.findings]
-    for proof in record.of(ProofRecord):
-        lines += _proof_lines(proof)
+    for kind in kinds():
+        lines += [f"  {line}" for line in kind.explain([r for r in record.evidence if isinstance(r, kind.record_type)])]
     lines += [
         f"  {r.implementation or r.kind}/{r.device}/{r.dtype} {r.name}: {r.status} {r.message}"
         for r in record.of(Run)
@@ -217,33 +217,13 @@ def _mismatch(record: ClaimRecord) -> str:
 
 
 def examines_implementations(claim: Claim) -> bool:
-    """A check with ``uses=``, or a probe whose code asks for the registered adapters."""
-    from checks.evidence.check import Check
-    from checks.evidence.probe import Probe
-
-    probes = (getattr(probe.measure, "__code__", None) for probe in claim.declared(Probe))
-    return any(check.uses for check in claim.declared(Check)) or any(
-        code is not None and "implementations" in code.co_names for code in probes
-    )
+    """Whether any of its evidence declares that it runs against the registered implementations."""
+    return any(evidence.examines_implementations() for evidence in claim.evidence)
 
 
-def _proof_lines(proof: ProofRecord) -> list[str]:
-    """Why a proof is not proved: each unknown decision's reason, each refutation's witness, each unchecked step."""
-    lines = []
-    for decision in proof.decisions:
-        wanted = decision.status == decision.expected
-        if wanted:
-            continue
-        what = f"  proof: {decision.statement}: {decision.status}"
-        if decision.expected == "refuted":
-            what += " (the claim expects it refuted)"
-        if decision.reason:
-            what += f"; {decision.reason}"
-        if decision.witness:
-            what += f"; witness {_data(decision.witness).strip()}"
-        lines.append(what)
-    lines += [f"  proof rests on an unchecked step: {gap}" for gap in proof.gaps]
-    return lines
+def repeats_exactly(claim: Claim) -> bool:
+    """Whether all its evidence gives the same numbers under any seed (untimed experiments, say)."""
+    return bool(claim.evidence) and all(evidence.repeats_exactly() for evidence in claim.evidence)
 
 
 def _data(data: dict[str, Any] | None) -> str:
@@ -261,9 +241,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
     if config.getoption("--skip-repeating-claims"):
-        from checks.evidence.experiment import repeats_exactly
-
-        kept = [i for i in items if not isinstance(i, ClaimItem) or not repeats_exactly(i.claim.evidence)]
+        kept = [i for i in items if not isinstance(i, ClaimItem) or not repeats_exactly(i.claim)]
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
     first: dict[str, str] = {}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from checks.claim import Claim
 from checks.coverage import CATEGORIES, Classified, Quoting, classification_path, classify_document, entry_line
-from checks.engine.claim import Claim
 from checks.engine.discovery import CLAIMS_DIR, claims_index
 from checks.sources import documents
 

@@ -1,4 +1,8 @@
-"""The kinds of evidence: one module each (proof, check, sweep, probe, derivation, ...), found here.
+"""The kinds of evidence: one module or package each (proof, check, sweep, probe, derivation, ...), found here.
+
+Importing this package loads every kind, so that their records can be read from results files
+(checks.results knows a record once its kind is imported). Kind modules are light: a runner that needs
+Hypothesis or torch (check/harness.py, sweep/runner.py) is imported only when the kind runs.
 
 A new kind is a new module in this package with one ``Evidence`` subclass (checks.evidence.base),
 its report partial under reports/templates/evidence/, and its tests; nothing else is edited.
@@ -52,3 +56,6 @@ def by_decorator(name: str) -> type[Evidence] | None:
 
 def _subclasses(cls: type) -> list[type]:
     return [sub for direct in cls.__subclasses__() for sub in (direct, *_subclasses(direct))]
+
+
+kinds()

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from checks.results.records import EvidenceRecord, Finding, Run
 from checks.verdicts import Verdict, Weight
 
-if TYPE_CHECKING:
-    from checks.engine.claim import Claim
+E = TypeVar("E", bound="Evidence")
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,17 @@ class RunContext(Protocol):
         """The outcome of another claim, evaluated at most once per run."""
 
 
+class Declaring(Protocol):
+    """What a kind's ``declare`` needs of the claim it adds evidence to (checks.claim.Claim)."""
+
+    id: str
+    depends: list[str]
+
+    def add(self, evidence: E) -> E: ...
+
+    def declared(self, kind: type[E]) -> list[E]: ...
+
+
 class Evidence:
     """One piece of evidence a claim declares. Subclasses set the class attributes and the methods."""
 
@@ -60,7 +70,7 @@ class Evidence:
     name: str
 
     @classmethod
-    def declare(cls, claim: Claim, *args: Any, **options: Any) -> Any:
+    def declare(cls, claim: Declaring, *args: Any, **options: Any) -> Any:
         """The decorator ``@claim.<decorator>(...)``: adds an instance to ``claim.evidence``."""
         raise NotImplementedError
 
@@ -72,6 +82,24 @@ class Evidence:
     def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:
         """What these records (every record of this kind for one claim) say about the claim."""
         raise NotImplementedError
+
+    def examines_implementations(self) -> bool:
+        """Whether it runs against the registered implementations (``--implementation-claims`` selects it)."""
+        return False
+
+    def repeats_exactly(self) -> bool:
+        """Whether it gives the same numbers under any Hypothesis seed (the flake run may leave it out)."""
+        return False
+
+    @classmethod
+    def explain(cls, records: Sequence[EvidenceRecord]) -> list[str]:
+        """Lines saying why these records did not give what the claim expects (pytest's failure shows them)."""
+        return []
+
+    @classmethod
+    def status_of(cls, records: Sequence[EvidenceRecord]) -> str | None:
+        """A one-word status the report shows in its own column ("symbolic: proved"), if the kind has one."""
+        return None
 
     @classmethod
     def findings(cls, records: Sequence[EvidenceRecord]) -> list[Finding]:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from checks.evidence.base import Dependency, Evidence, RunContext
+from checks.evidence.base import Declaring, Dependency, Evidence, RunContext
 from checks.evidence.probe import Recorder
 from checks.results.codec import JSON
 from checks.results.records import EvidenceRecord, Finding
 from checks.verdicts import Verdict, Weight
-
-if TYPE_CHECKING:
-    from checks.engine.claim import Claim
 
 Derive = Callable[[Recorder, dict[str, Dependency]], Verdict | str]
 
@@ -43,7 +39,7 @@ class Derivation(Evidence):
         self.depends, self.function = list(depends), function
 
     @classmethod
-    def declare(cls, claim: Claim, function: Derive) -> Derive:
+    def declare(cls, claim: Declaring, function: Derive) -> Derive:
         """Decorate ``def _(r, dependencies)``: each dependency's ``.verdict`` and ``.findings``; r records as a
         probe's does. The dependencies are evaluated once per run (also across pytest-xdist workers)."""
         if not claim.depends:

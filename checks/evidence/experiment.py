@@ -14,14 +14,11 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from checks.evidence.base import Evidence, RunContext, name_of
-from checks.results.records import EvidenceRecord, Finding
+from checks.evidence.base import Declaring, Evidence, RunContext, name_of
+from checks.results.records import EvidenceRecord, Figure, Finding, Series
 from checks.verdicts import Weight
-
-if TYPE_CHECKING:
-    from checks.engine.claim import Claim
 
 RESAMPLES = 10_000
 """Bootstrap resamples of the per-seed effects (their generator is seeded: the interval is reproducible)."""
@@ -119,6 +116,32 @@ class ExperimentRecord(EvidenceRecord):
     def command(self) -> str:
         return f"THEORY_CLAIMS_PROFILE={self.profile} pytest -k {self.claim or self.name}"
 
+    def loss_figures(self) -> list[Figure]:
+        """One figure per regime: every seed's loss curve, one line per arm and seed."""
+        drawn = []
+        for regime in self.design.regimes:
+            runs = [run for run in self.runs if run.regime == regime and run.losses]
+            series = {
+                f"{run.arm}, seed {run.seed}": Series(
+                    x=[float(n * run.every) for n in range(len(run.losses))], y=[float(v) for v in run.losses]
+                )
+                for run in runs
+            }
+            if series:
+                drawn.append(
+                    Figure(
+                        f"loss-{regime}",
+                        "lines",
+                        f"Training loss per step, regime {regime}",
+                        f"Loss curves of the {self.design.treatment} and {self.design.control} arms, one line per "
+                        "seed, as measured.",
+                        x_label="step",
+                        y_label="loss",
+                        series=series,
+                    )
+                )
+        return drawn
+
 
 Trial = Callable[[str, str, int, SeedLog], float]
 """(arm, regime, seed, log) → the metric."""
@@ -135,8 +158,11 @@ class Experiment(Evidence):
     def __init__(self, name: str, design: Design, trial: Trial) -> None:
         self.name, self.design, self.trial = name, design, trial
 
+    def repeats_exactly(self) -> bool:
+        return not self.design.timed
+
     @classmethod
-    def declare(cls, claim: Claim, design: Design) -> Callable[[Trial], Trial]:
+    def declare(cls, claim: Declaring, design: Design) -> Callable[[Trial], Trial]:
         """``@claim.experiment(Design(...))`` over ``def _(arm, regime, seed, log) -> float``."""
 
         def register(trial: Trial) -> Trial:
@@ -258,10 +284,3 @@ def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
         straddled = f"the interval straddles {design.threshold:.3g}"
         parts.append(f"undecided at this budget in {', '.join(undecided)} ({straddled})")
     return [Finding("condition", "; ".join(parts) + ": " + "; ".join(map(shown, decisions)), data)]
-
-
-def repeats_exactly(evidence: Sequence[object]) -> bool:
-    """Whether a claim's evidence (declared, or recorded) is all untimed experiments: the same numbers on every run,
-    whatever the Hypothesis seed."""
-    designs = [e.design for e in evidence if isinstance(e, Experiment | ExperimentRecord)]
-    return bool(designs) and len(designs) == len(evidence) and not any(d.timed for d in designs)

@@ -6,15 +6,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from checks.evidence.base import Evidence, RunContext, name_of
+from checks.evidence.base import Declaring, Evidence, RunContext, name_of
 from checks.results.codec import JSON, plain
 from checks.results.records import EvidenceRecord, Figure, Finding, FindingKind, Series
 from checks.verdicts import Weight
-
-if TYPE_CHECKING:
-    from checks.engine.claim import Claim
 
 FIGURE_KINDS = ("lines", "scatter", "heatmap")
 
@@ -34,8 +31,9 @@ class ProbeRecord(EvidenceRecord):
 class Recorder:
     """The ``r`` a probe (or a derivation) receives: it records findings, measurements and figures."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, uses: str | None = None) -> None:
         self.record = ProbeRecord(name)
+        self.uses = uses
 
     def condition(self, text: str, **data: Any) -> None:
         """The statement needs a condition the document does not state: the verdict becomes qualified."""
@@ -53,8 +51,12 @@ class Recorder:
         """A measured value (numbers, text, lists and mappings of them), shown as measured."""
         self.record.measurements[key] = plain(value)
 
-    def figure(self, name: str, kind: str, title: str, alt: str, **data: Any) -> None:
-        """Data for a figure the report draws (see checks.results.Figure): measured here, drawn there."""
+    def figure(self, name: str | Figure, kind: str = "", title: str = "", alt: str = "", **data: Any) -> None:
+        """Data for a figure the report draws: a ``Figure`` built by checks.figures (``lines``, ``scatter``,
+        ``heatmap``), or its fields as plain data (see checks.results.Figure). Measured here, drawn there."""
+        if isinstance(name, Figure):
+            self.record.figures.append(name)
+            return
         if kind not in FIGURE_KINDS:
             raise ValueError(f"figure kind {kind!r} is not one of {', '.join(FIGURE_KINDS)}")
         data = plain(data)
@@ -62,7 +64,13 @@ class Recorder:
         self.record.figures.append(Figure(name, kind, title, alt, **data))  # type: ignore[arg-type]
 
     def implementations(self, capability: str) -> list[Any]:
-        """Every registered implementation adapter offering ``capability`` (sinusoidal, rope, attention)."""
+        """Every registered implementation adapter offering ``capability`` (sinusoidal, rope, attention): the probe
+        declares it, ``@claim.probe(uses=capability)``, so that runs of the implementation claims include it."""
+        if capability != self.uses:
+            raise ValueError(
+                f"probe {self.record.name!r} asks for the {capability} implementations but declares "
+                f"uses={self.uses!r}: write @claim.probe(uses={capability!r})"
+            )
         from checks.implementations.registry import offering
 
         return offering(capability)
@@ -108,17 +116,28 @@ class Probe(Evidence):
     template = "evidence/probe.html.j2"
     record_type = ProbeRecord
 
-    def __init__(self, name: str, measure: Callable[[Recorder], object]) -> None:
-        self.name, self.measure = name, measure
+    def __init__(self, name: str, measure: Callable[[Recorder], object], uses: str | None = None) -> None:
+        self.name, self.measure, self.uses = name, measure, uses
 
     @classmethod
-    def declare(cls, claim: Claim, function: Callable[[Recorder], object]) -> Callable[[Recorder], object]:
-        """Decorate ``def _(r)``: r.measure, r.condition, r.counterexample, r.implementation, r.figure."""
-        claim.add(cls(name_of(function, len(claim.declared(cls))), function))
-        return function
+    def declare(
+        cls, claim: Declaring, function: Callable[[Recorder], object] | None = None, *, uses: str | None = None
+    ) -> Any:
+        """Decorate ``def _(r)``: r.measure, r.condition, r.counterexample, r.implementation, r.figure.
+
+        ``@claim.probe(uses="rope")``: the probe examines the registered implementations of a capability."""
+
+        def register(measure: Callable[[Recorder], object]) -> Callable[[Recorder], object]:
+            claim.add(cls(name_of(measure, len(claim.declared(cls))), measure, uses))
+            return measure
+
+        return register if function is None else register(function)
+
+    def examines_implementations(self) -> bool:
+        return self.uses is not None
 
     def run(self, context: RunContext) -> list[EvidenceRecord]:
-        recorder = Recorder(self.name)
+        recorder = Recorder(self.name, self.uses)
         started = time.perf_counter()
         self.measure(recorder)
         recorder.record.seconds = time.perf_counter() - started

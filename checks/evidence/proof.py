@@ -7,14 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from checks.evidence.base import Evidence, RunContext
+from checks.evidence.base import Declaring, Evidence, RunContext
 from checks.results.records import EvidenceRecord, Finding
 from checks.verdicts import Weight
 
 if TYPE_CHECKING:
     import sympy as sp
 
-    from checks.engine.claim import Claim
     from checks.symbolic import Decision, Proof
 
 ProofStatus = Literal["proved", "refuted", "unknown"]
@@ -110,7 +109,7 @@ class SymbolicProof(Evidence):
         self.functions: list[Callable[[Proof], object]] = []
 
     @classmethod
-    def declare(cls, claim: Claim, function: Callable[[Proof], object]) -> Callable[[Proof], object]:
+    def declare(cls, claim: Declaring, function: Callable[[Proof], object]) -> Callable[[Proof], object]:
         """Decorate ``def _(p: Proof)``: the symbolic argument (p.decide, p.refute, p.free_of, p.step)."""
         proofs = claim.declared(cls)
         proof = proofs[0] if proofs else claim.add(cls())
@@ -125,6 +124,30 @@ class SymbolicProof(Evidence):
         for function in self.functions:
             context.guard(f"proof {getattr(function, '__name__', '_')}", lambda function=function: function(proof))
         return [record_of(proof, time.perf_counter() - started)]
+
+    @classmethod
+    def status_of(cls, records: Sequence[EvidenceRecord]) -> str | None:
+        return next((record.status for record in records if isinstance(record, ProofRecord)), None)
+
+    @classmethod
+    def explain(cls, records: Sequence[EvidenceRecord]) -> list[str]:
+        """Each unknown decision's reason, each refutation's witness, each unchecked step."""
+        lines = []
+        for proof in (record for record in records if isinstance(record, ProofRecord)):
+            for decision in proof.decisions:
+                if decision.status == decision.expected:
+                    continue
+                what = f"proof: {decision.statement}: {decision.status}"
+                if decision.expected == "refuted":
+                    what += " (the claim expects it refuted)"
+                if decision.reason:
+                    what += f"; {decision.reason}"
+                if decision.witness:
+                    point = ", ".join(f"{key} = {value}" for key, value in decision.witness.items())
+                    what += f"; witness ({point[:400]})"
+                lines.append(what)
+            lines += [f"proof rests on an unchecked step: {gap}" for gap in proof.gaps]
+        return lines
 
     @classmethod
     def weigh(cls, records: Sequence[EvidenceRecord]) -> Weight:

@@ -22,8 +22,8 @@ from hypothesis import assume
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
-from checks.helpers.backends import Array, Backend, TorchBackend
-from checks.helpers.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
+from checks.numerics.backends import Array, Backend, TorchBackend
+from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
 
 
 @contextlib.contextmanager

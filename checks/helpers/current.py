@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from checks.implementations.domain import Domain
+from checks.numerics.domain import Domain
 
 
 @dataclass(frozen=True)

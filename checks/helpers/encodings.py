@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from checks.helpers.backends import Array, NumpyBackend, TorchBackend
-from checks.implementations.references import Reference
+from checks.numerics.backends import Array, NumpyBackend, TorchBackend
+from checks.numerics.reference import Reference
 
 
 def rounded(values: object, dtype: str) -> np.ndarray:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from checks.helpers.devices import available_devices
-from checks.helpers.tolerances import tolerance
-from checks.implementations.references import frequency_values
+from checks.numerics.devices import available_devices
+from checks.numerics.reference import frequency_values
+from checks.numerics.tolerances import tolerance
 
 if TYPE_CHECKING:
     from checks.evidence.probe import Recorder

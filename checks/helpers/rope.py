@@ -24,7 +24,7 @@ from checks.helpers.strategies import (
     position_bound,
     position_pair_batches,
 )
-from checks.implementations.references import Reference
+from checks.numerics.reference import Reference
 from checks.verdicts import Verdict, most_severe
 
 if TYPE_CHECKING:

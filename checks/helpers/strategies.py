@@ -4,7 +4,7 @@
 an angle pos · ω never needs a tolerance wider than a quarter of sin's range
 (see ``checks.tolerances.position_limit``); they, ``position_and_offset()`` and
 ``d_models()`` also draw inside the domain the implementation under test declares
-(checks.implementations.domain), derived positions such as pos + k included.
+(checks.numerics.domain), derived positions such as pos + k included.
 
 A batched check (``@claim.check(batched=True)``) draws many examples per Hypothesis test case: ``position_batches()``
 and ``position_offset_batches()`` return a ``Batch``, one example per row, and the check evaluates the rows at once
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from checks.helpers.current import current_run
-from checks.helpers.tolerances import FLOAT64, position_limit
+from checks.numerics.tolerances import FLOAT64, position_limit
 
 UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
 
@@ -39,7 +39,7 @@ class Batch(np.ndarray):
     """The examples of one test case of a batched check, one per row (axis 0), distinct within the batch.
 
     The harness counts its rows as examples, and a comparison in a batched check compares one row per example:
-    the row with the worst error is the worst input (checks.engine.harness.Trial).
+    the row with the worst error is the worst input (checks.evidence.check.harness.Trial).
     """
 
 

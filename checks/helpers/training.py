@@ -17,8 +17,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from checks.helpers.backends import NumpyBackend
-from checks.implementations.references import Reference
+from checks.numerics.backends import NumpyBackend
+from checks.numerics.reference import Reference
 
 SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned", "rope")
 Batch = tuple[torch.Tensor, torch.Tensor]

@@ -1,8 +1,19 @@
-"""The published works the catalog cites, each named once: ``Citation``s of a section and a sentence of them."""
+"""The catalog's documents and the published works it cites, each named once.
+
+A document is a ``Document`` of sources/ (``LESSON_002.quote(section, text)``); a work is a function giving the
+``Citation`` of a section and a sentence of it.
+"""
 
 from __future__ import annotations
 
-from checks.sources import Citation
+from checks.sources import Citation, Document
+
+LESSON_000 = Document("000_1100ff0056b332e7.txt")
+"""The lesson on positional encoding: why order matters, the sin/cos formula, its numpy and PyTorch code, RoPE."""
+LESSON_001 = Document("001_53050abb35828e70.txt")
+"""The short post: X = E + P, relative position, attention's parallelism and cost, five misconceptions."""
+LESSON_002 = Document("002_86fa32f25d4c4c54.txt")
+"""Why sin and cos: the clock hand, the k-step rotation M_k, constant norm, distance-only dot products, RoPE."""
 
 
 def vaswani_2017(section: str, text: str) -> Citation:

@@ -11,7 +11,7 @@ gives every argument's type):
 Optional attributes: ``backend`` ("torch" or "numpy", the arrays it takes and returns; torch if
 absent), ``pairing`` (RoPE: "interleaved": (2i, 2i+1), or "half-split": (i, i + d/2)), ``layout``
 (sinusoidal: "interleaved": sin at 2i, cos at 2i+1, or "concatenated": all sines, then all cosines),
-the domain it supports (checks.implementations.domain), ``missing()`` (why it cannot run here, e.g. a
+the domain it supports (checks.numerics.domain), ``missing()`` (why it cannot run here, e.g. a
 package not installed) and ``unsupported(device, dtype)``. A capability an adapter lacks is skipped
 with the reason, not failed.
 
@@ -30,9 +30,9 @@ import numpy as np
 import torch
 from hypothesis.errors import UnsatisfiedAssumption
 
-from checks.helpers.backends import Backend
-from checks.implementations.domain import Domain
-from checks.implementations.pairing import (
+from checks.numerics.backends import Backend
+from checks.numerics.domain import Domain
+from checks.numerics.pairing import (
     INTERLEAVED,
     LAYOUTS,
     PAIRINGS,

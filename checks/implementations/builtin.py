@@ -8,9 +8,9 @@ import numpy as np
 import torch
 
 from checks.helpers.attention import self_attention
-from checks.helpers.backends import BACKENDS
-from checks.implementations.pairing import HALF_SPLIT, INTERLEAVED
-from checks.implementations.references import Reference
+from checks.numerics.backends import BACKENDS
+from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED
+from checks.numerics.reference import Reference
 
 
 class ReferenceAdapter:

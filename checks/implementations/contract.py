@@ -16,9 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.backends import BACKENDS
-from checks.helpers.devices import available_devices
-from checks.helpers.tolerances import FLOATS
 from checks.implementations.base import (
     Implementation,
     ImplementationFailure,
@@ -28,10 +25,13 @@ from checks.implementations.base import (
     missing,
     unsupported,
 )
-from checks.implementations.capabilities import capabilities
-from checks.implementations.domain import Domain, DomainError
 from checks.implementations.fingerprint import probe_d_model, rope_fingerprint, sinusoidal_fingerprint, variants
-from checks.implementations.pairing import INTERLEAVED
+from checks.numerics.backends import BACKENDS
+from checks.numerics.capabilities import capabilities
+from checks.numerics.devices import available_devices
+from checks.numerics.domain import Domain, DomainError
+from checks.numerics.pairing import INTERLEAVED
+from checks.numerics.tolerances import FLOATS
 from checks.results.records import ContractFinding, ImplementationRecord
 
 Call = Callable[[Implementation, int, int], Any]

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.backends import BACKENDS
 from checks.implementations.base import Implementation, backend_name
-from checks.implementations.domain import Domain
-from checks.implementations.pairing import (
+from checks.numerics.backends import BACKENDS
+from checks.numerics.domain import Domain
+from checks.numerics.pairing import (
     CONCATENATED,
     HALF_SPLIT,
     INTERLEAVED,
@@ -29,7 +29,7 @@ from checks.implementations.pairing import (
     rope_layout,
     to_interleaved,
 )
-from checks.implementations.references import BASE
+from checks.numerics.reference import BASE
 from checks.results.codec import JSON
 
 PROBE_D_MODELS = (64, 32, 16, 128, 8, 256, 4)
@@ -287,7 +287,7 @@ def _fit(angles: np.ndarray, d_model: int) -> tuple[float, float, float]:
 
 @cache
 def _document_frequencies(d_model: int) -> np.ndarray:
-    from checks.implementations.references import frequency_values
+    from checks.numerics.reference import frequency_values
 
     return frequency_values(d_model)
 

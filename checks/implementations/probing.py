@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.helpers.backends import NumpyBackend, TorchBackend
 from checks.helpers.precision import ErrorFunction, rope_vectors
 from checks.implementations.base import Implementation
 from checks.implementations.fingerprint import layout_of
-from checks.implementations.references import Reference
+from checks.numerics.backends import NumpyBackend, TorchBackend
+from checks.numerics.reference import Reference
 
 
 def adapter_score_errors(adapter: Any, dtype: str, d_model: int, distance: int) -> ErrorFunction:

@@ -7,9 +7,7 @@ from typing import Any
 
 from checks.implementations.base import declaration_error
 from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, ReferenceAdapter, TorchSdpaAttention
-from checks.implementations.capabilities import capabilities
 from checks.implementations.document import DocumentNumpy, DocumentTorch
-from checks.implementations.domain import Domain, DomainError
 from checks.implementations.third_party import (
     HuggingFaceLlamaRope,
     PositionalEncodings,
@@ -18,6 +16,8 @@ from checks.implementations.third_party import (
     XTransformersRope,
     XTransformersSinusoidal,
 )
+from checks.numerics.capabilities import capabilities
+from checks.numerics.domain import Domain, DomainError
 
 BUILTIN: tuple[Any, ...] = (
     ReferenceAdapter("numpy"),

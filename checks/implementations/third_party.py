@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.implementations.pairing import CONCATENATED, HALF_SPLIT, INTERLEAVED
+from checks.numerics.pairing import CONCATENATED, HALF_SPLIT, INTERLEAVED
 
 MAX_POSITION = 2**16 - 1
 """The rotary caches are built up to this position (torchtune indexes a table of max_seq_len rows)."""

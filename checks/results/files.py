@@ -18,6 +18,7 @@ from checks.results.records import (
     SCHEMA_VERSION,
     ClaimRecord,
     Environment,
+    EvidenceRecord,
     ImplementationRecord,
     MutationResults,
     Results,
@@ -35,7 +36,11 @@ class ResultsError(ValueError):
 
 
 def read_results(path: Path) -> Results:
-    """The typed records of a results file: ResultsError, with one clear message, for any fault."""
+    """The typed records of a results file: ResultsError, with one clear message, for any fault.
+
+    The evidence kinds must be loaded (``import checks.evidence``) for their records to be read."""
+    if not EvidenceRecord.members():
+        raise RuntimeError("no evidence kind is loaded: import checks.evidence before reading a results file")
     document = _load(path)
     if not isinstance(document, dict) or document.get("schema") != SCHEMA_VERSION:
         found = document.get("schema") if isinstance(document, dict) else type(document).__name__

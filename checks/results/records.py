@@ -65,15 +65,11 @@ class Figure:
 
 
 class EvidenceRecord(Tagged):
-    """What one piece of evidence recorded; each kind (checks/evidence) subclasses it with its ``kind`` tag."""
+    """What one piece of evidence recorded; each kind (checks/evidence) subclasses it with its ``kind`` tag.
 
-    @classmethod
-    def members(cls) -> dict[str, type[Tagged]]:
-        """Every kind's record, the kinds' modules loaded first (a reader may not have imported them)."""
-        from checks.evidence import kinds
-
-        kinds()
-        return super().members()
+    The format knows a kind's record once its module is imported: ``import checks.evidence`` loads every kind
+    (a reader of results files imports it; this package imports no kind).
+    """
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """The JSON Schema of results files, generated from the typed records, and validation against it.
 
-``python -m checks.results.schema`` rewrites checks/results/schema.json (results files) and
-checks/results/mutants.schema.json (mutation results) from the records; a test fails while the
-committed files differ from what the records generate. ``python -m checks.results.schema --validate
-FILE`` validates a results file against the committed schema with jsonschema (exit 1 if it does not fit).
+``python -m checks schema`` rewrites checks/results/schema.json (results files) and
+checks/results/mutants.schema.json (mutation results) from the records (the evidence kinds loaded: this
+package imports none); a test fails while the committed files differ from what the records generate.
+``python -m checks.results.schema --validate FILE`` validates a results file against the committed schema
+with jsonschema (exit 1 if it does not fit).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from checks.results.codec import JSON, NON_FINITE, Tagged, has_default
-from checks.results.records import SCHEMA_VERSION, MutationResults, Results
+from checks.results.records import SCHEMA_VERSION, EvidenceRecord, MutationResults, Results
 
 FOLDER = Path(__file__).resolve().parent
 RESULTS_SCHEMA, MUTANTS_SCHEMA = FOLDER / "schema.json", FOLDER / "mutants.schema.json"
@@ -34,6 +35,8 @@ def generate(root: type, title: str, fixed: dict[str, JSON] | None = None) -> di
 
 
 def results_schema() -> dict[str, JSON]:
+    if not EvidenceRecord.members():
+        raise RuntimeError("no evidence kind is loaded: import checks.evidence before generating the schema")
     return generate(Results, "theory-claims results file", {"schema": SCHEMA_VERSION})
 
 
@@ -133,14 +136,20 @@ def render(schema: dict[str, JSON]) -> str:
     return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    arguments = sys.argv[1:] if argv is None else argv
-    if arguments[:1] == ["--validate"]:
-        return _validate([Path(name) for name in arguments[1:]])
+def write_schemas() -> int:
+    """Rewrite both committed schema files from the records (the evidence kinds must be loaded)."""
     for path, schema in ((RESULTS_SCHEMA, results_schema()), (MUTANTS_SCHEMA, mutants_schema())):
         path.write_text(render(schema), encoding="utf-8")
         print(f"wrote {path}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["--validate"]:
+        return _validate([Path(name) for name in arguments[1:]])
+    print("to rewrite the schema files run `python -m checks schema` (it loads the evidence kinds)", file=sys.stderr)
+    return 2
 
 
 def _validate(paths: list[Path]) -> int:

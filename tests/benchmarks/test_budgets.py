@@ -24,11 +24,11 @@ import torch
 
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.launcher import pytest_command, run_pytest
-from checks.engine.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
-from checks.engine.sweeps import run_sweep
 from checks.evidence.proof import SymbolicProof
 from checks.evidence.sweep import Sweep
-from checks.implementations.references import frequency_values
+from checks.evidence.sweep.runner import run_sweep
+from checks.numerics.reference import frequency_values
+from checks.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
 from checks.symbolic import Proof
 from checks.symbolic.decide import decide
 from tests.inequality_corpus import FALSE, TRUE

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.helpers.devices import available_devices
-from checks.helpers.tolerances import BFLOAT16
+from checks.numerics.devices import available_devices
+from checks.numerics.tolerances import BFLOAT16
 
 Array = Any
 """A numpy.ndarray or a torch.Tensor, depending on the backend."""

@@ -1,48 +1,16 @@
-"""Numeric check: a Hypothesis property run per implementation × device × dtype (checks.engine.harness)."""
+"""Numeric check: a Hypothesis property run per implementation × device × dtype (checks.evidence.check.harness)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from checks.evidence.base import RunContext, RunEvidence, name_of
-from checks.helpers.devices import DEVICES
-from checks.helpers.tolerances import FLOATS
-from checks.implementations.capabilities import CAPABILITIES
-from checks.results.codec import JSON
-from checks.results.records import EvidenceRecord, Run
-
-if TYPE_CHECKING:
-    from checks.engine.claim import Claim
-
-BACKENDS = ("numpy", "torch")
-
-
-@dataclass
-class CheckRun(Run):
-    """What one check saw on one implementation, device and dtype: examples, worst error against its tolerance."""
-
-    kind = "check"
-    examples: int = 0
-    counterexample: dict[str, JSON] | None = None
-    """The input the property failed at (Hypothesis's shrunk example)."""
-    closest: float | None = None
-    """For a bound (``t.at_most``): the smallest limit − value over every example (negative: past the limit)."""
-
-    unit = "examples"
-
-    @property
-    def count(self) -> int:
-        return self.examples
-
-    @property
-    def label(self) -> str:
-        return f"{self.implementation}: {self.name}"
-
-    @property
-    def failing_input(self) -> dict[str, JSON]:
-        return self.counterexample or self.worst_input
+from checks.evidence.base import Declaring, RunContext, RunEvidence, name_of
+from checks.evidence.check.record import BACKENDS, CheckRun, CheckSpec
+from checks.numerics.capabilities import CAPABILITIES
+from checks.numerics.devices import DEVICES
+from checks.numerics.tolerances import FLOATS
+from checks.results.records import EvidenceRecord
 
 
 class Check(RunEvidence):
@@ -76,7 +44,7 @@ class Check(RunEvidence):
     @classmethod
     def declare(
         cls,
-        claim: Claim,
+        claim: Declaring,
         dtypes: tuple[str, ...] = FLOATS,
         backends: tuple[str, ...] = BACKENDS,
         devices: tuple[str, ...] = DEVICES,
@@ -91,7 +59,8 @@ class Check(RunEvidence):
         runs decide the verdict, the others fill the claims × implementations matrix.
 
         ``batched=True``: the property draws a ``Batch`` (checks.helpers.strategies.position_batches) and compares
-        one row per example; under thorough each of its 100 test cases holds 100 examples (checks.engine.harness).
+        one row per example; under thorough each of its 100 test cases holds 100 examples
+        (checks.evidence.check.harness).
         """
         unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *CAPABILITIES})
         if unknown:
@@ -106,7 +75,13 @@ class Check(RunEvidence):
 
         return register
 
+    def examines_implementations(self) -> bool:
+        return self.uses is not None
+
     def run(self, context: RunContext) -> list[EvidenceRecord]:
-        from checks.engine.harness import run_check
+        from checks.evidence.check.harness import run_check  # the runner loads Hypothesis and torch: not the report
 
         return list(run_check(self))
+
+
+__all__ = ["BACKENDS", "Check", "CheckRun", "CheckSpec"]

@@ -1,8 +1,8 @@
 """Run dense sweeps: each sweep function over the whole grid, chunk by chunk, per device, dtype and d_model.
 
-The function ``def _(s)`` states its equations on one chunk of positions (checks.engine.sweep_grid);
+The function ``def _(s)`` states its equations on one chunk of positions (checks.evidence.sweep.grid);
 the runner sizes the chunks to bound memory, records cases checked, cases per second, the largest
-error against its tolerance and the worst case (checks.engine.worst_case).
+error against its tolerance and the worst case (checks.evidence.sweep.worst_case).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import time
 
 import torch
 
-from checks.engine.profiles import sweep_elements
-from checks.engine.sweep_grid import Grid
-from checks.evidence.sweep import Equation, Sweep, SweepRun
-from checks.helpers.devices import available_devices
-from checks.helpers.tolerances import position_limit
+from checks.evidence.sweep.grid import Grid
+from checks.evidence.sweep.record import Equation, SweepRun, SweepSpec
+from checks.numerics.devices import available_devices
+from checks.numerics.tolerances import position_limit
+from checks.profiles import sweep_elements
 
 COMPARED_ELEMENTS = 2**21
 """Elements per comparison a chunk is sized for (8 MB in float32).
@@ -27,7 +27,7 @@ d_model/2 pairs); later chunks are scaled by the largest comparison it made.
 """
 
 
-def run_sweep(sweep: Sweep, elements: int | None = None) -> list[SweepRun]:
+def run_sweep(sweep: SweepSpec, elements: int | None = None) -> list[SweepRun]:
     """The sweep on every available device, dtype and d_model it names, on one intra-op CPU thread.
 
     Each run covers up to ``elements`` positions × d_model (default: the profile's budget).
@@ -56,7 +56,7 @@ def run_sweep(sweep: Sweep, elements: int | None = None) -> list[SweepRun]:
     return runs
 
 
-def _execute(sweep: Sweep, run: SweepRun, elements: int) -> None:
+def _execute(sweep: SweepSpec, run: SweepRun, elements: int) -> None:
     """Run ``sweep`` chunk by chunk into ``run``; a crash makes the run an error, never a failure."""
     grid = Grid(run.device, run.dtype, run.d_model, sweep.offsets)
     count = min(sweep.positions, position_limit(run.dtype), max(1, elements // run.d_model))

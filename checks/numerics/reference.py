@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from checks.helpers.backends import Array, Backend
-from checks.implementations.pairing import INTERLEAVED, to_interleaved
+from checks.numerics.backends import Array, Backend
+from checks.numerics.pairing import INTERLEAVED, to_interleaved
 
 BASE = 10000.0
 

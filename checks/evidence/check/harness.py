@@ -13,17 +13,17 @@ import numpy as np
 from hypothesis import Phase, assume, reject, settings
 from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
-from checks.evidence.check import Check, CheckRun
-from checks.helpers.backends import BACKENDS, Backend
+from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.helpers.current import CurrentRun, running
-from checks.helpers.devices import available_devices
 from checks.helpers.strategies import Batch
-from checks.helpers.tolerances import Tolerance, tolerance
 from checks.implementations.base import Implementation, backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach
-from checks.implementations.domain import Domain, DomainError
-from checks.implementations.references import Reference
 from checks.implementations.registry import by_name, offering
+from checks.numerics.backends import BACKENDS, Backend
+from checks.numerics.devices import available_devices
+from checks.numerics.domain import Domain, DomainError
+from checks.numerics.reference import Reference
+from checks.numerics.tolerances import Tolerance, tolerance
 
 
 class VacuousTolerance(RuntimeError):
@@ -304,7 +304,7 @@ class Trial:
         return row
 
 
-def run_check(check: Check) -> list[CheckRun]:
+def run_check(check: CheckSpec) -> list[CheckRun]:
     """Every implementation × device × dtype the check names; what cannot run is skipped with the reason."""
     runs = []
     for adapter in _adapters(check):
@@ -345,7 +345,7 @@ def _domain(adapter: Any) -> tuple[Domain, str | None]:
         return Domain(), f"{adapter.name}: {error}"
 
 
-def _adapters(check: Check) -> list[Any]:
+def _adapters(check: CheckSpec) -> list[Any]:
     if check.uses:
         return offering(check.uses)
     return [by_name(f"reference-{backend}") for backend in check.backends]
@@ -367,7 +367,7 @@ class Attempt:
     unsatisfiable: str = ""
 
 
-def _execute(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Domain) -> None:
+def _execute(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain) -> None:
     started = time.perf_counter()
     try:
         attempt = _attempt(check, run, xp, adapter, domain)
@@ -385,7 +385,9 @@ def _execute(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Dom
         run.seconds = time.perf_counter() - started
 
 
-def _attempt(check: Check, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shrink: bool = True) -> Attempt:
+def _attempt(
+    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shrink: bool = True
+) -> Attempt:
     """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
     when only whether it fails matters)."""
     trial = Trial(run, xp, adapter, domain)
@@ -457,7 +459,7 @@ SUB_DOMAIN_TRIES = 3
 """How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
 
 
-def _sub_domain(check: Check, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str:
+def _sub_domain(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str:
     """An implementation's failure, with the sizes it fails at and the evidence for the rest.
 
     The failing d_model is set aside (as if the implementation had declared it outside its domain) and the

@@ -5,7 +5,7 @@ and ``i`` (the pair) built from sums, products and numeric powers, e.g. ``2 + w 
 The engine compiles it once per sweep run, forms the tolerance in the sweep's dtype into its own
 memory, and where the formula grows with k (decided by SymPy: its derivative in k is nonnegative
 on the grid) and would be as large as the grid, it compares first against its value at the first
-offset (cheap) and forms it whole only where the worst case may lie (checks.engine.worst_case).
+offset (cheap) and forms it whole only where the worst case may lie (checks.evidence.sweep.worst_case).
 Formulas are SymPy objects: nothing here parses text.
 """
 
@@ -19,8 +19,8 @@ from math import prod
 import sympy as sp
 import torch
 
-from checks.engine.worst_case import broadcast_shape
-from checks.helpers.tolerances import Tolerance
+from checks.evidence.sweep.worst_case import broadcast_shape
+from checks.numerics.tolerances import Tolerance
 
 AXES = ("pos", "k", "omega", "i")
 """The symbols a scale may use, by name: position, offset, frequency ω_i, pair index."""

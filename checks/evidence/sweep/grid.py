@@ -4,8 +4,8 @@ The grid is positions × pairs (× offsets k = 1 … ``offsets``), laid out (k, 
 (count,), ``s.pair`` (i, float64, (pairs, 1)), ``s.k`` (offsets, 1, 1), ``s.omega`` (ω_i, float64, (pairs, 1)).
 A sweep states its equations (``s.equal``, ``s.within``) over the tables ``s.pe()`` gives and the
 combinations ``s.products`` describes; the engine forms each equation's difference and tolerance
-in memory it keeps (checks.engine.sweep_memory), as the dtype forms it, and finds the worst case
-(checks.engine.worst_case). Values an equation compares are consumed by it.
+in memory it keeps (checks.evidence.sweep.memory), as the dtype forms it, and finds the worst case
+(checks.evidence.sweep.worst_case). Values an equation compares are consumed by it.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import NamedTuple
 import sympy as sp
 import torch
 
-from checks.engine.sweep_memory import Memory
-from checks.engine.sweep_scale import ScalePlan, plan
-from checks.engine.worst_case import Allowed, WorstCase, broadcast_shape
-from checks.helpers.tolerances import tolerance
-from checks.implementations.references import frequency_values
+from checks.evidence.sweep.memory import Memory
+from checks.evidence.sweep.scale import ScalePlan, plan
+from checks.evidence.sweep.worst_case import Allowed, WorstCase, broadcast_shape
+from checks.numerics.reference import frequency_values
+from checks.numerics.tolerances import tolerance
 
 Value = torch.Tensor | float
 Tolerances = tuple[Allowed | Callable[[], Allowed], torch.Tensor | None, str]
@@ -112,7 +112,7 @@ class Grid:
     def pe(self, ahead: bool = False, pairs_innermost: bool = False) -> Hand:
         """PE(pos) as (pairs, count) tables, or with ``ahead`` PE(pos + k) as (offsets, pairs, count) views.
 
-        Every step in the dtype, as checks.implementations.references.Reference forms it: pos and
+        Every step in the dtype, as checks.numerics.reference.Reference forms it: pos and
         ω_i rounded to the dtype, their product rounded, then sin and cos. ``pairs_innermost`` lays
         the tables out with pairs adjacent in memory (same shapes), for a running sum over pairs.
         """
@@ -193,7 +193,7 @@ class Grid:
     ) -> None:
         """|expected − actual| ≤ atol + rtol · scale at every grid point; ``expected`` exact (float64 is rounded
         once to the wide dtype). ``scale`` is a number, a tensor, or a SymPy formula of pos, k, omega, i
-        (checks.engine.sweep_scale); it must cover |expected| and the arguments the computation rounds."""
+        (checks.evidence.sweep.scale); it must cover |expected| and the arguments the computation rounds."""
         with self._equation():
             target = self._wide(expected)
             if isinstance(actual, Products):
@@ -224,7 +224,8 @@ class Grid:
         """Record |difference| against ``allowed`` elementwise for equation ``label`` (each element a case).
 
         ``inputs`` (default: the grid's axes) name the worst case. ``allowed`` may be a function when
-        ``lowest``, nowhere above it and constant along an axis it grows on, bounds it (checks.engine.worst_case).
+        ``lowest``, nowhere above it and constant along an axis it grows on, bounds it
+        (checks.evidence.sweep.worst_case).
         NaN counts as an infinite error.
         """
         if not self.worst.replaying:

@@ -1,0 +1,132 @@
+"""A claim: the quoted sentence, the statement, the evidence it declares, its expected verdict."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from checks.evidence import Evidence
+from checks.evidence.check import BACKENDS, Check
+from checks.evidence.derivation import Derivation, Derive
+from checks.evidence.experiment import Design, Experiment, Trial
+from checks.evidence.probe import Probe, Recorder
+from checks.evidence.proof import SymbolicProof
+from checks.evidence.sweep import Sweep
+from checks.numerics.devices import DEVICES
+from checks.numerics.tolerances import FLOATS
+from checks.sources import Citation, Quote, Source
+from checks.verdicts import Verdict
+
+CLAIM_ID = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)+")
+E = TypeVar("E", bound=Evidence)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Claim:
+    """One checkable statement of a document.
+
+    ``expect`` is the verdict this file says the evidence gives; CI fails when the observed verdict
+    differs. Evidence is declared with its decorators: ``@claim.proof``, ``@claim.check(...)``,
+    ``@claim.sweep(...)``, ``@claim.probe``, ``@claim.derive``, ``@claim.experiment(design)``; a kind
+    defined elsewhere with ``claim.declare(kind, ...)``.
+    """
+
+    id: str
+    title: str
+    statement: str
+    sources: list[Source]
+    """Quotes of the documents of sources/ and citations of published works (at least one)."""
+    expect: Verdict | str
+    depends: list[str] = field(default_factory=list)
+    out_of_scope: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
+    origin: Path | None = None
+    """The file that declared the claim (set when it is loaded)."""
+
+    def __post_init__(self) -> None:
+        if not CLAIM_ID.fullmatch(self.id):
+            raise ValueError(f"claim id {self.id!r} must look like 'pe.constant-norm'")
+        try:
+            self.expect = Verdict(self.expect)
+        except ValueError:
+            valid = ", ".join(verdict.value for verdict in Verdict)
+            raise ValueError(f"{self.expect!r} is not a valid Verdict; expect one of: {valid}") from None
+        if not self.sources:
+            raise ValueError(
+                f"claim {self.id} has no source: give a Quote of sources/ or a Citation of a published work"
+            )
+        strangers = [s for s in self.sources if not isinstance(s, Quote | Citation)]
+        if strangers:
+            raise ValueError(
+                f"claim {self.id}: a source must be a Quote or a Citation, not {type(strangers[0]).__name__}"
+            )
+
+    @property
+    def quotes(self) -> list[Quote]:
+        return [source for source in self.sources if isinstance(source, Quote)]
+
+    @property
+    def citations(self) -> list[Citation]:
+        return [source for source in self.sources if isinstance(source, Citation)]
+
+    def proof(self, function: F) -> F:
+        """``def _(p)``: the symbolic argument (p.decide, p.refute, p.free_of, p.step; checks.symbolic.Proof)."""
+        return SymbolicProof.declare(self, function)
+
+    def check(
+        self,
+        test: F | None = None,
+        *,
+        dtypes: tuple[str, ...] = FLOATS,
+        backends: tuple[str, ...] = BACKENDS,
+        devices: tuple[str, ...] = DEVICES,
+        uses: str | None = None,
+        batched: bool = False,
+    ) -> Any:
+        """A ``@given`` property ``def _(t, ...)`` run per implementation × device × dtype (see ``Check.declare``):
+        ``@claim.check`` on every float dtype, backend and device, or ``@claim.check(dtypes=..., uses="rope")``."""
+        register = Check.declare(self, dtypes, backends, devices, uses, batched)
+        return register if test is None else register(test)
+
+    def sweep(
+        self,
+        *,
+        dtypes: tuple[str, ...] = FLOATS,
+        d_models: tuple[int, ...] = (64, 512, 4096),
+        positions: int = 65_536,
+        offsets: int = 0,
+    ) -> Callable[[F], F]:
+        """``def _(s)``: equations checked at every point of a dense grid (see ``Sweep.declare``)."""
+        return Sweep.declare(self, dtypes, d_models, positions, offsets)
+
+    def probe(self, function: Callable[[Recorder], object] | None = None, *, uses: str | None = None) -> Any:
+        """``def _(r)``: a measurement run once (r.measure, r.condition, r.counterexample, r.figure).
+
+        ``@claim.probe(uses="rope")``: the probe examines the registered implementations of that capability
+        (``r.implementations("rope")``)."""
+        return Probe.declare(self, function, uses=uses)
+
+    def derive(self, function: Derive) -> Derive:
+        """``def _(r, dependencies)``: the verdict taken from the claims named in ``depends``."""
+        return Derivation.declare(self, function)
+
+    def experiment(self, design: Design) -> Callable[[Trial], Trial]:
+        """``def _(arm, seed, log) -> float``: one arm of a designed, seeded experiment."""
+        return Experiment.declare(self, design)
+
+    def declare(self, kind: type[Evidence], *args: Any, **options: Any) -> Any:
+        """Evidence of a kind defined outside checks/evidence (``checks.evidence.register``)."""
+        return kind.declare(self, *args, **options)
+
+    def add(self, evidence: E) -> E:
+        """Add a piece of evidence (what the decorators do)."""
+        self.evidence.append(evidence)
+        return evidence
+
+    def declared(self, kind: type[E]) -> list[E]:
+        """The evidence of one kind this claim declares, in declaration order."""
+        return [e for e in self.evidence if isinstance(e, kind)]

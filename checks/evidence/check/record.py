@@ -1,0 +1,51 @@
+"""What a check records (``CheckRun``) and what its runner needs of a declaration (``CheckSpec``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from checks.results.codec import JSON
+from checks.results.records import Run
+
+
+class CheckSpec(Protocol):
+    """A declared check, as the harness reads it (checks.evidence.check.Check)."""
+
+    name: str
+    test: Callable[..., Any]
+    dtypes: tuple[str, ...]
+    backends: tuple[str, ...]
+    devices: tuple[str, ...]
+    uses: str | None
+    batched: bool
+
+
+BACKENDS = ("numpy", "torch")
+
+
+@dataclass
+class CheckRun(Run):
+    """What one check saw on one implementation, device and dtype: examples, worst error against its tolerance."""
+
+    kind = "check"
+    examples: int = 0
+    counterexample: dict[str, JSON] | None = None
+    """The input the property failed at (Hypothesis's shrunk example)."""
+    closest: float | None = None
+    """For a bound (``t.at_most``): the smallest limit − value over every example (negative: past the limit)."""
+
+    unit = "examples"
+
+    @property
+    def count(self) -> int:
+        return self.examples
+
+    @property
+    def label(self) -> str:
+        return f"{self.implementation}: {self.name}"
+
+    @property
+    def failing_input(self) -> dict[str, JSON]:
+        return self.counterexample or self.worst_input

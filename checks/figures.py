@@ -1,0 +1,91 @@
+"""Figures a probe records, built from arrays: ``r.figure(lines(name, title, alt, {"label": (x, y)}, ...))``.
+
+Part of the public face for claim files (docs/writing-claims.md). A figure holds measured data only; the report
+draws it as inline SVG. Arrays (NumPy, torch, lists) become plain floats here, so a probe never converts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from checks.results.records import Figure, FigureKind, Series
+
+Points = tuple[Iterable[Any], Iterable[Any]] | Iterable[Any]
+"""(x, y) of one series, or y alone (x is then 0, 1, 2, …)."""
+
+
+def lines(
+    name: str,
+    title: str,
+    alt: str,
+    series: Mapping[str, Points],
+    *,
+    x_label: str = "",
+    y_label: str = "",
+    marks: Mapping[str, float] | None = None,
+    log_x: bool = False,
+    log_y: bool = False,
+) -> Figure:
+    """Labelled lines: ``series`` maps a label to its (x, y) points, or to y alone."""
+    return _plotted("lines", name, title, alt, series, x_label, y_label, marks, log_x, log_y)
+
+
+def scatter(
+    name: str,
+    title: str,
+    alt: str,
+    series: Mapping[str, Points],
+    *,
+    x_label: str = "",
+    y_label: str = "",
+    marks: Mapping[str, float] | None = None,
+    log_x: bool = False,
+    log_y: bool = False,
+) -> Figure:
+    """Labelled sets of points, drawn unjoined."""
+    return _plotted("scatter", name, title, alt, series, x_label, y_label, marks, log_x, log_y)
+
+
+def heatmap(
+    name: str, title: str, alt: str, matrix: Iterable[Iterable[Any]], *, x_label: str = "", y_label: str = ""
+) -> Figure:
+    """A matrix of values, one row per line of the picture."""
+    rows = [floats(row) for row in matrix]
+    return Figure(name, "heatmap", title, alt, x_label=x_label, y_label=y_label, matrix=rows)
+
+
+def floats(values: Iterable[Any]) -> list[float]:
+    """Plain floats of an array, a tensor or any iterable of numbers."""
+    if hasattr(values, "detach"):
+        values = values.detach().cpu()
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    return [float(value) for value in values]
+
+
+def _plotted(
+    kind: FigureKind,
+    name: str,
+    title: str,
+    alt: str,
+    series: Mapping[str, Points],
+    x_label: str,
+    y_label: str,
+    marks: Mapping[str, float] | None,
+    log_x: bool,
+    log_y: bool,
+) -> Figure:
+    drawn = {str(label): _series(points) for label, points in series.items()}
+    shown_marks = {str(label): float(at) for label, at in (marks or {}).items()}
+    return Figure(name, kind, title, alt, x_label, y_label, drawn, [], shown_marks, log_x, log_y)
+
+
+def _series(points: Points) -> Series:
+    if isinstance(points, tuple) and len(points) == 2:
+        x, y = points
+        return Series(y=floats(y), x=floats(x))
+    return Series(y=floats(points))
+
+
+__all__ = ["Figure", "heatmap", "lines", "scatter"]

@@ -1,0 +1,49 @@
+"""RoPE: the demo's vectors, scores of rotated queries and keys, pairings and layouts.
+
+Part of the public face for claim files (docs/writing-claims.md); what it re-exports may move inside."""
+
+from __future__ import annotations
+
+from checks.helpers.rope import (
+    DEMO_KEY,
+    DEMO_M,
+    DEMO_N,
+    DEMO_Q,
+    DEMO_SHIFT,
+    MEANING,
+    additive_score_rows,
+    additive_scores,
+    common_shift_batches,
+    misconception_verdict,
+    query_key_batches,
+    query_key_pairs,
+    rope_rows,
+    rope_score_rows,
+    rope_scores,
+    score_scale,
+)
+from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED, RopeLayout, rope_layout, to_interleaved
+
+__all__ = [
+    "DEMO_KEY",
+    "DEMO_M",
+    "DEMO_N",
+    "DEMO_Q",
+    "DEMO_SHIFT",
+    "HALF_SPLIT",
+    "INTERLEAVED",
+    "MEANING",
+    "RopeLayout",
+    "additive_score_rows",
+    "additive_scores",
+    "common_shift_batches",
+    "misconception_verdict",
+    "query_key_batches",
+    "query_key_pairs",
+    "rope_layout",
+    "rope_rows",
+    "rope_score_rows",
+    "rope_scores",
+    "score_scale",
+    "to_interleaved",
+]

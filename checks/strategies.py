@@ -1,0 +1,50 @@
+"""Hypothesis strategies for claim inputs: positions, offsets, d_models, batches, vectors, sentences.
+
+Part of the public face for claim files (docs/writing-claims.md); what it re-exports may move inside."""
+
+from __future__ import annotations
+
+from checks.helpers.rope import common_shift_batches, query_key_batches
+from checks.helpers.strategies import (
+    UNIT,
+    Batch,
+    as_batch,
+    batch_size,
+    d_models,
+    frequencies,
+    offsets,
+    position_and_offset,
+    position_batches,
+    position_bound,
+    position_offset_batches,
+    position_pair_batches,
+    positions,
+    sentence_batches,
+    sentences,
+    vector_batches,
+    vectors,
+    with_frequencies,
+)
+
+__all__ = [
+    "UNIT",
+    "Batch",
+    "as_batch",
+    "batch_size",
+    "common_shift_batches",
+    "d_models",
+    "frequencies",
+    "offsets",
+    "position_and_offset",
+    "position_batches",
+    "position_bound",
+    "position_offset_batches",
+    "position_pair_batches",
+    "positions",
+    "query_key_batches",
+    "sentence_batches",
+    "sentences",
+    "vector_batches",
+    "vectors",
+    "with_frequencies",
+]
