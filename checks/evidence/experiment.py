@@ -116,6 +116,10 @@ class ExperimentRecord(EvidenceRecord):
     def command(self) -> str:
         return f"THEORY_CLAIMS_PROFILE={self.profile} pytest -k {self.claim or self.name}"
 
+    @property
+    def timed(self) -> bool:
+        return self.design.timed
+
     def loss_figures(self) -> list[Figure]:
         """One figure per regime: every seed's loss curve, one line per arm and seed."""
         drawn = []

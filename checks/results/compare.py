@@ -1,7 +1,9 @@
 """What changed between two results files: claims added or removed, verdicts, and findings.
 
 ``python -m checks compare BEFORE AFTER`` prints it; a refactoring that keeps every verdict and finding prints
-"identical". Findings are compared by kind and text (their numbers are part of the text).
+"identical". Findings are compared by kind and text (their numbers are part of the text). A claim whose evidence
+is timed by the wall clock (a timed experiment) has numbers that differ from run to run: its findings' changes
+are listed apart, as timings, and only its verdict counts toward "identical".
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ class ClaimChange:
     """Findings only before ("kind: text")."""
     gained: list[str] = field(default_factory=list)
     """Findings only after."""
+    timed: bool = False
+    """Its evidence is timed by the wall clock: changed findings are timings, not a change of what it found."""
+
+    @property
+    def substantive(self) -> bool:
+        """A verdict changed, or (for untimed evidence) a finding."""
+        return bool(self.verdicts or self.expected or (not self.timed and (self.lost or self.gained)))
 
     def lines(self) -> list[str]:
         out = []
@@ -31,6 +40,8 @@ class ClaimChange:
             out.append(f"  verdict {self.verdicts[0]} -> {self.verdicts[1]}")
         if self.expected:
             out.append(f"  expected {self.expected[0]} -> {self.expected[1]}")
+        if self.timed and (self.lost or self.gained):
+            out.append("  (timed by the wall clock: these findings' numbers differ from run to run)")
         out += [f"  - {text}" for text in self.lost]
         out += [f"  + {text}" for text in self.gained]
         return out
@@ -44,22 +55,29 @@ class Comparison:
     added: list[str]
     removed: list[str]
     changed: list[ClaimChange]
+    """Every claim that differs, timings included."""
 
     @property
     def identical(self) -> bool:
-        return not (self.added or self.removed or self.changed)
+        """No claim added or removed, no verdict changed, no finding of untimed evidence changed."""
+        return not (self.added or self.removed or any(change.substantive for change in self.changed))
 
     def report(self) -> str:
+        timings = [change for change in self.changed if not change.substantive]
+        changes = [change for change in self.changed if change.substantive]
         if self.identical:
-            return f"identical: {self.compared} claims, every verdict and finding the same"
-        lines = [
-            f"{self.compared} claims in both; {len(self.changed)} changed, "
-            f"{len(self.added)} added, {len(self.removed)} removed"
-        ]
+            lines = [f"identical: {self.compared} claims, every verdict and finding the same"]
+        else:
+            lines = [
+                f"{self.compared} claims in both; {len(changes)} changed, "
+                f"{len(self.added)} added, {len(self.removed)} removed"
+            ]
         lines += [f"added: {claim_id}" for claim_id in self.added]
         lines += [f"removed: {claim_id}" for claim_id in self.removed]
-        for change in self.changed:
+        for change in changes:
             lines += [f"changed: {change.id}", *change.lines()]
+        for change in timings:
+            lines += [f"timings only: {change.id} (verdict unchanged)", *change.lines()]
         return "\n".join(lines)
 
 
@@ -80,6 +98,7 @@ def _change(before: ClaimRecord, after: ClaimRecord) -> ClaimChange | None:
         expected=_pair(before.expected.value, after.expected.value),
         lost=[text for text in old if text not in new],
         gained=[text for text in new if text not in old],
+        timed=any(record.timed for record in (*before.evidence, *after.evidence)),
     )
     return change if change.lines() else None
 

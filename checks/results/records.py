@@ -71,6 +71,11 @@ class EvidenceRecord(Tagged):
     (a reader of results files imports it; this package imports no kind).
     """
 
+    @property
+    def timed(self) -> bool:
+        """Whether its numbers are wall-clock timings, which differ from run to run (a timed experiment's)."""
+        return False
+
 
 @dataclass
 class Run(EvidenceRecord):
