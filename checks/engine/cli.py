@@ -4,7 +4,7 @@
     python -m checks list [--results PATH]
     python -m checks flake [--runs 20] [--profile dev] [-n 2] [-- PYTEST_ARGS]
     python -m checks sentences [--document 002]
-    python -m checks compare BEFORE AFTER
+    python -m checks compare BEFORE AFTER [--runs]
     python -m checks schema
 
 ``list`` reads a results file only (no torch import); ``new``, ``flake`` and ``sentences`` load or run the claims.
@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     comparing = commands.add_parser("compare", help="claims, verdicts and findings that differ between two runs")
     comparing.add_argument("before", type=Path, help="the earlier results file")
     comparing.add_argument("after", type=Path, help="the later results file")
+    comparing.add_argument(
+        "--runs", action="store_true", help="also every numeric run's status, examples, max error and tolerance"
+    )
     comparing.set_defaults(command=compare_results)
 
     schema = commands.add_parser("schema", help="rewrite checks/results/*.schema.json from the typed records")
@@ -107,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
 def compare_results(args: argparse.Namespace) -> int:
     from checks.results.compare import compare
 
-    comparison = compare(read_results(args.before), read_results(args.after))
+    comparison = compare(read_results(args.before), read_results(args.after), runs=args.runs)
     print(comparison.report())
     return 0 if comparison.identical else 1
 

@@ -24,7 +24,7 @@ from checks.helpers.strategies import (
     position_bound,
     position_pair_batches,
 )
-from checks.numerics.reference import Reference
+from checks.numerics.reference import Reference, frequency_values
 from checks.verdicts import Verdict, most_severe
 
 if TYPE_CHECKING:
@@ -159,3 +159,11 @@ def misconception_verdict(r: Recorder, dependencies: dict[str, Dependency]) -> V
                 if finding.kind in ("condition", "counterexample"):
                     getattr(r, finding.kind)(f"from {claim_id}: {finding.text}", **finding.data)
     return weakest
+
+
+def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
+    """qᵀ R(distance · θ) k in float64 for interleaved pairs (row by row for rows of q and k with one distance each)."""
+    angles = np.multiply.outer(distance, frequency_values(q.shape[-1]))
+    c, s = np.cos(angles), np.sin(angles)
+    q0, q1, k0, k1 = q[..., 0::2], q[..., 1::2], key[..., 0::2], key[..., 1::2]
+    return np.sum(q0 * (c * k0 - s * k1) + q1 * (s * k0 + c * k1), axis=-1)

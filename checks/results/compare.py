@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from checks.results.records import ClaimRecord, Results
+from checks.results.records import ClaimRecord, Results, Run
 
 
 @dataclass
@@ -81,17 +81,20 @@ class Comparison:
         return "\n".join(lines)
 
 
-def compare(before: Results, after: Results) -> Comparison:
-    """The differences from ``before`` to ``after``, claim by claim."""
+def compare(before: Results, after: Results, runs: bool = False) -> Comparison:
+    """The differences from ``before`` to ``after``, claim by claim; with ``runs``, every numeric run's status,
+    examples, largest error and tolerance too (a refactoring's strictest test: the same numbers)."""
     old = {claim.id: claim for claim in before.claims}
     new = {claim.id: claim for claim in after.claims}
     both = sorted(old.keys() & new.keys())
-    changes = [change for claim_id in both if (change := _change(old[claim_id], new[claim_id])) is not None]
+    changes = [change for claim_id in both if (change := _change(old[claim_id], new[claim_id], runs)) is not None]
     return Comparison(len(both), sorted(new.keys() - old.keys()), sorted(old.keys() - new.keys()), changes)
 
 
-def _change(before: ClaimRecord, after: ClaimRecord) -> ClaimChange | None:
+def _change(before: ClaimRecord, after: ClaimRecord, runs: bool = False) -> ClaimChange | None:
     old, new = _findings(before), _findings(after)
+    if runs:
+        old, new = old + _runs(before), new + _runs(after)
     change = ClaimChange(
         before.id,
         verdicts=_pair(before.observed.value, after.observed.value),
@@ -101,6 +104,16 @@ def _change(before: ClaimRecord, after: ClaimRecord) -> ClaimChange | None:
         timed=any(record.timed for record in (*before.evidence, *after.evidence)),
     )
     return change if change.lines() else None
+
+
+def _runs(record: ClaimRecord) -> list[str]:
+    """Each numeric run as a line: where it ran, and what it measured (wall-clock fields left out)."""
+    return [
+        f"run {run.kind} {run.name} [{run.implementation or '-'} {run.device} {run.dtype}{run.detail and ' '}"
+        f"{run.detail}]: {run.status}, {run.count} {run.unit}, max error {run.max_error:.6g}, "
+        f"tolerance {run.tolerance:.6g}"
+        for run in record.of(Run)
+    ]
 
 
 def _findings(record: ClaimRecord) -> list[str]:

@@ -15,15 +15,18 @@ from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.helpers.current import CurrentRun, running
+from checks.helpers.rope import relative_score, score_scale
+from checks.helpers.similarity import dot_scale
 from checks.helpers.strategies import Batch
 from checks.implementations.base import Implementation, backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach
+from checks.implementations.fingerprint import layout_of
 from checks.implementations.registry import by_name, offering
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.reference import Reference
-from checks.numerics.tolerances import Tolerance, tolerance
+from checks.numerics.tolerances import Tolerance, angle_scale, tolerance
 
 
 class VacuousTolerance(RuntimeError):
@@ -241,6 +244,38 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self._input}"
             )
 
+    def close_pe(self, actual: object, expected: object, *positions: object, label: str = "PE entries") -> None:
+        """PE entries (sin and cos, range 2) computed from angles at ``positions``: the tolerance scales with
+        Σ |position| (each position's angles are rounded; ``t.close_pe(a, b, pos, k)`` for a turn by k)."""
+        self.close(actual, expected, scale=_total(positions), bound=2.0, label=label)
+
+    def close_angle(self, actual: object, expected: object, *angles: object, label: str = "sin and cos") -> None:
+        """sin or cos of ``angles`` formed in the dtype (each rounded three times: ``angle_scale``), range 2."""
+        self.close(actual, expected, scale=angle_scale(*angles), bound=2.0, label=label)
+
+    def close_dot(
+        self, actual: object, expected: object, d_model: int, *positions: object, label: str = "PE · PE"
+    ) -> None:
+        """A dot product of PE rows at ``positions``: scale ``dot_scale`` (their angles and d_model products),
+        range d_model."""
+        self.close(actual, expected, scale=dot_scale(d_model, *positions), bound=float(d_model), label=label)
+
+    def close_score(
+        self, actual: object, expected: object, q: np.ndarray, key: np.ndarray, positions: list, label: str = "score"
+    ) -> None:
+        """A RoPE score of rows of q and k rotated at ``positions``: scale ``score_scale`` (‖q‖‖k‖ times the angles
+        rounded)."""
+        self.close(actual, expected, scale=score_scale(q, key, positions), label=label)
+
+    def relative_score(self, q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
+        """qᵀ R(distance · θ) k in float64 as the implementation under test lays out its rotation: its pairs, and
+        the dimensions it rotates (a partial rotation leaves the rest as plain q · k). Rows of q and k, one
+        distance each."""
+        layout = layout_of(self.impl, q.shape[-1])
+        q_in, key_in, turned = q[..., layout.order], key[..., layout.order], layout.rotated
+        kept = np.sum(q_in[..., turned:] * key_in[..., turned:], axis=-1)
+        return relative_score(q_in[..., :turned], key_in[..., :turned], distance) + kept
+
     def resolves(self, expected: object, *, scale: float = 0.0, bound: float) -> bool:
         """Whether this dtype's tolerance at max(|expected|, scale) is narrower than ``bound``: whether a comparison
         there could fail. A check ``assume``s it where rounding can cover a quantity's whole range (an example
@@ -302,6 +337,11 @@ class Trial:
             self.run.max_error, self.run.tolerance = float(errors[row]), float(allowed[row])
             self.run.worst_input = self.current_input
         return row
+
+
+def _total(positions: tuple[object, ...]) -> object:
+    """Σ |position| (arrays: one per row)."""
+    return sum((np.abs(np.asarray(p, dtype=np.float64)) for p in positions), np.float64(0.0))
 
 
 def run_check(check: CheckSpec) -> list[CheckRun]:
