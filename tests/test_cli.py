@@ -67,14 +67,17 @@ def test_new_writes_ruff_clean_files_even_for_long_and_quoted_text(claims):
 
 
 def _keywords(source: str) -> dict[str, str]:
-    """The string keywords of the Claim(...) and Quote(...) calls, read with ast (nothing is evaluated)."""
+    """The string keywords of the Claim(...) call, the Document(...) name and the .quote(...) arguments, read with
+    ast (nothing is evaluated)."""
     tree = ast.parse(source)
     found = {"docstring": ast.get_docstring(tree) or ""}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Claim":
             found |= {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Quote":
-            found |= dict(zip(("document", "section", "quote"), (a.value for a in node.args), strict=True))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Document":
+            found["document"] = node.args[0].value
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "quote":
+            found |= dict(zip(("section", "quote"), (a.value for a in node.args), strict=True))
     return found
 
 

@@ -187,15 +187,16 @@ def skeleton(claim_id: str, title: str, statement: str, quote: Quote) -> str:
     """An out-of-scope claim file that passes as it is and says what to fill in."""
     return f'''"""{_docstring(statement)}"""
 
-from checks import Claim, Quote
+from checks import Claim, Document
+
+DOCUMENT = Document({_literal(quote.document, len("DOCUMENT = Document("), " " * 4)})
 
 claim = Claim(
     id={_literal(claim_id, 4 + len("id="), " " * 8)},
     title={_literal(title, 4 + len("title="), " " * 8)},
     statement={_literal(statement, 4 + len("statement="), " " * 8)},
     sources=[
-        Quote(
-            {_literal(quote.document, 12, " " * 16)},
+        DOCUMENT.quote(
             {_literal(quote.section, 12, " " * 16)},
             {_literal(quote.text, 12, " " * 16)},
         ),
@@ -205,16 +206,19 @@ claim = Claim(
 )
 
 # To check the claim: delete out_of_scope, set expect to the verdict you observe, and add evidence
-# (see README "Adding a claim" and claims/pe_shift_is_rotation.py), for example:
+# (docs/writing-claims.md; the README's example), for example:
+#
+# from hypothesis import given
+# from checks.strategies import d_models, positions
 #
 # @claim.proof
 # def _(p):
 #     p.decide(lhs, rhs, label="what the identity says")
 #
-# @claim.check(dtypes=FLOATS)
+# @claim.check
 # @given(pos=positions(), d=d_models(even=True))
 # def name_of_the_property(t, pos, d):
-#     t.close(actual, expected, scale=pos, bound=2.0)
+#     t.close_pe(actual, expected, pos)
 #
 # @claim.probe
 # def _(r):
