@@ -3,7 +3,9 @@
 The public face for claim files is this package and the modules named in ``PUBLIC``; everything else under
 ``checks`` is internal and may change (docs/writing-claims.md). A claim file imports only these
 (tests/test_layers.py checks it). The names here load lazily, so that tools which only read results files
-(the report builder) do not import torch or SymPy; an editor sees them through the imports below.
+(the report builder) do not import torch or SymPy; an editor sees them through the imports below. A check's inputs
+are declared with ``given`` and ``example`` from here (Hypothesis's own, with the same arguments, are for tests
+Hypothesis runs by itself: the harness builds them for each run of a check).
 
 Layers, as folders: ``checks.numerics`` (backends, dtypes, tolerances, reference formulas), ``checks.symbolic``
 (the prover), ``checks.results`` (the results format), ``checks.helpers`` (what the public modules re-export),
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from checks.claim import Claim
+    from checks.evidence.check.given import example, given
     from checks.evidence.experiment import Design, SeedLog
     from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, FLOATS, LOW_PRECISION
     from checks.sources import Citation, Document, Quote
@@ -51,6 +54,8 @@ _EXPORTS = {
     "decide": "checks.symbolic",
     "Verdict": "checks.verdicts",
     "Design": "checks.evidence.experiment",
+    "given": "checks.evidence.check.given",
+    "example": "checks.evidence.check.given",
     "SeedLog": "checks.evidence.experiment",
     **dict.fromkeys(_DTYPES, "checks.numerics.tolerances"),
 }
@@ -72,6 +77,8 @@ __all__ = [
     "SeedLog",
     "Verdict",
     "decide",
+    "example",
+    "given",
 ]
 
 

@@ -86,10 +86,12 @@ class Claim:
         devices: tuple[str, ...] = DEVICES,
         uses: str | None = None,
         batched: bool = False,
+        settings: Any = None,
     ) -> Any:
         """A ``@given`` property ``def _(t, ...)`` run per implementation × device × dtype (see ``Check.declare``):
-        ``@claim.check`` on every float dtype, backend and device, or ``@claim.check(dtypes=..., uses="rope")``."""
-        register = Check.declare(self, dtypes, backends, devices, uses, batched)
+        ``@claim.check`` on every float dtype, backend and device, or ``@claim.check(dtypes=..., uses="rope")``;
+        ``settings=`` a ``hypothesis.settings`` every run starts from instead of the loaded profile's."""
+        register = Check.declare(self, dtypes, backends, devices, uses, batched, settings)
         return register if test is None else register(test)
 
     def sweep(

@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from checks import Claim, Quote
+from checks import given as check_given
 from checks.evidence.check import Check, CheckRun
 from checks.evidence.check.harness import BatchShapeError, Trial, VacuousTolerance, batch_size, run_check
 from checks.helpers.current import CurrentRun, running
@@ -106,9 +107,8 @@ def test_position_batches_are_distinct_or_the_whole_range(data):
 def test_a_domain_smaller_than_the_profile_asks_is_drawn_whole_and_no_more():
     c = claim("exhausted")
 
-    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
-    @THOROUGH
-    @given(pos=position_batches(), d=st.integers(1, 3))
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True, settings=THOROUGH)
+    @check_given(pos=position_batches(), d=st.integers(1, 3))
     def tiny(t, pos, d):
         t.close(t.impl.sinusoidal(pos, 2), t.impl.sinusoidal(pos, 2), label="PE")
 
@@ -132,9 +132,8 @@ def test_a_run_over_so_small_a_domain_ends_in_few_test_cases():
     c = claim("whole-product")
     cases = []
 
-    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
-    @THOROUGH
-    @given(at=position_offset_batches(), d=st.integers(1, 3))
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True, settings=THOROUGH)
+    @check_given(at=position_offset_batches(), d=st.integers(1, 3))
     def tiny(t, at, d):
         cases.append(len(at))
         t.close(t.impl.sinusoidal(at[:, 0] + at[:, 1], 2), t.impl.sinusoidal(at.sum(axis=1), 2), label="PE")
@@ -149,9 +148,8 @@ def test_thorough_runs_a_hundred_test_cases_of_a_hundred_distinct_examples():
     sizes = []
     c = claim("count")
 
-    @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
-    @THOROUGH
-    @given(pos=position_batches(), d=st.integers(1, 4))
+    @c.check(dtypes=("float64",), backends=("numpy",), batched=True, settings=THOROUGH)
+    @check_given(pos=position_batches(), d=st.integers(1, 4))
     def counted(t, pos, d):
         sizes.append(len(pos))
         t.close(t.impl.sinusoidal(pos, 2), t.impl.sinusoidal(pos, 2), label="PE")
@@ -166,9 +164,8 @@ def test_a_failing_batch_reports_its_failing_row_without_shrinking_the_batch():
     calls = []
     c = claim("failing")
 
-    @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
-    @THOROUGH
-    @given(pos=position_batches())
+    @c.check(dtypes=("float64",), backends=("numpy",), batched=True, settings=THOROUGH)
+    @check_given(pos=position_batches())
     def fails_past_1000(t, pos):
         calls.append(1)
         t.at_most(np.asarray(pos, dtype=np.float64), np.full(len(pos), 1000.0), label="pos")
@@ -182,7 +179,7 @@ def test_a_check_declared_batched_that_draws_no_batch_is_broken():
     c = claim("unbatched")
 
     @c.check(dtypes=("float64",), backends=("numpy",), batched=True)
-    @given(pos=st.integers(0, 10))
+    @check_given(pos=st.integers(0, 10))
     def plain(t, pos):
         t.close([0.0], [0.0])
 
@@ -219,9 +216,8 @@ def test_batches_smaller_than_the_nominal_size_still_reach_the_examples_asked_fo
     """bfloat16's whole position range is 9 rows per test case: the top-up rounds count the rows actually drawn."""
     c = claim("small-batches")
 
-    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True)
-    @THOROUGH
-    @given(pos=position_batches(), d=st.integers(1, 10_000))
+    @c.check(dtypes=("bfloat16",), backends=("torch",), batched=True, settings=THOROUGH)
+    @check_given(pos=position_batches(), d=st.integers(1, 10_000))
     def nine_rows(t, pos, d):
         t.close(t.xp.array(pos), t.xp.array(pos), label="pos")
 

@@ -38,7 +38,8 @@ ADAPTER = textwrap.dedent(
 CLAIM = textwrap.dedent(
     """
     import numpy as np
-    from hypothesis import given, strategies as st
+    from hypothesis import strategies as st
+    from checks import given
     from checks import Claim, Quote
 
     claim = Claim(id="demo.rope-norm", title="t", statement="s", expect="holds",

@@ -97,7 +97,8 @@ def _environment() -> dict:
 DEMO = textwrap.dedent(
     """
     import sympy as sp
-    from hypothesis import given, strategies as st
+    from hypothesis import strategies as st
+    from checks import given
     from checks import Claim, Quote, Verdict
 
     QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")

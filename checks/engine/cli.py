@@ -208,7 +208,7 @@ claim = Claim(
 # To check the claim: delete out_of_scope, set expect to the verdict you observe, and add evidence
 # (docs/writing-claims.md; the README's example), for example:
 #
-# from hypothesis import given
+# from checks import given
 # from checks.strategies import d_models, positions
 #
 # @claim.proof

@@ -9,10 +9,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+import hypothesis
 import numpy as np
 from hypothesis import Phase, assume, reject, settings
 from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
+from checks.evidence.check.given import inputs_of
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.helpers.current import CurrentRun, running
 from checks.helpers.rope import relative_score, score_scale
@@ -432,16 +434,14 @@ def _attempt(
     when only whether it fails matters)."""
     trial = Trial(run, xp, adapter, domain)
     attempt = Attempt(trial)
-    test = check.test
-    inner, kept = test.hypothesis.inner_test, test._hypothesis_internal_use_settings
+    legacy = getattr(check.test, "hypothesis", None)  # TRANSITION
+    inner = legacy.inner_test if legacy else check.test
+    kept = check.settings or settings.default
     batch = batch_size(kept.max_examples) if check.batched else 1
     # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
     # thousands of calls
     shrink = shrink and batch == 1
     phases = [phase for phase in kept.phases if shrink or phase not in (Phase.shrink, Phase.explain)]
-    test._hypothesis_internal_use_settings = settings(
-        kept, phases=phases, max_examples=math.ceil(kept.max_examples / batch)
-    )
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         trial.begin(kwargs)
@@ -453,10 +453,13 @@ def _attempt(
                     error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
             raise
 
-    test.hypothesis.inner_test = recording
+    def property_of(cases: int) -> Callable[[Trial], None]:
+        """Hypothesis's @given over ``recording`` with this check's inputs, run ``cases`` times (fresh each time)."""
+        return settings(kept, phases=phases, max_examples=cases)(hypothesis_test(check, recording))
+
     try:
         with running(CurrentRun(run.dtype, domain, batch)):
-            test(trial)
+            property_of(math.ceil(kept.max_examples / batch))(trial)
             for _ in range(TOP_UP_ROUNDS if batch > 1 else 0):
                 missing, seen = kept.max_examples - run.examples, run.examples
                 if missing <= 0:
@@ -464,8 +467,7 @@ def _attempt(
                 # rows per test case as drawn (a small domain's whole range, rows a strategy dropped), not `batch`
                 drawn = max(seen / max(trial.test_cases, 1), 1.0)
                 cases = min(max(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LEAST), TOP_UP_LIMIT)
-                test._hypothesis_internal_use_settings = settings(kept, phases=phases, max_examples=cases)
-                test(trial)
+                property_of(cases)(trial)
                 if run.examples == seen:
                     break  # every input the strategies can draw was drawn (bfloat16's 9 positions × d_model)
         if check.batched and not trial.batched and run.examples:
@@ -475,9 +477,27 @@ def _attempt(
     except Exception as failure:
         attempt.failure = failure
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
-    finally:
-        test.hypothesis.inner_test, test._hypothesis_internal_use_settings = inner, kept
     return attempt
+
+
+def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[..., Any]:
+    """``body`` under Hypothesis's own @given and @example, with the inputs the check declared
+    (checks.evidence.check.given): built anew for every run, so no run sees another's settings."""
+    inputs = inputs_of(check.test)
+    if inputs is None and hasattr(check.test, "hypothesis"):  # TRANSITION: until claims use checks.given
+        given_kwargs = check.test.hypothesis._given_kwargs
+        inner = check.test.hypothesis.inner_test
+        test = hypothesis.given(**given_kwargs)(body)
+        for found in getattr(check.test, "hypothesis_explicit_examples", []):
+            test = hypothesis.example(*found.args, **found.kwargs)(test)
+        del inner
+        return test
+    if inputs is None:
+        raise TypeError(f"{check.name}: declare its inputs with @given from checks (checks.given)")
+    test = hypothesis.given(*inputs.args, **inputs.kwargs)(body)
+    for args, kwargs in reversed(inputs.examples):
+        test = hypothesis.example(*args, **kwargs)(test)
+    return test
 
 
 BATCHED_TEST_CASES = 100

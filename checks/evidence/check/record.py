@@ -20,6 +20,8 @@ class CheckSpec(Protocol):
     devices: tuple[str, ...]
     uses: str | None
     batched: bool
+    settings: Any
+    """Hypothesis settings each run starts from (None: the loaded profile's)."""
 
 
 BACKENDS = ("numpy", "torch")
