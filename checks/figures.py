@@ -7,7 +7,7 @@ draws it as inline SVG. Arrays (NumPy, torch, lists) become plain floats here, s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from checks.results.records import Figure, FigureKind, Series
 
@@ -15,36 +15,25 @@ Points = tuple[Iterable[Any], Iterable[Any]] | Iterable[Any]
 """(x, y) of one series, or y alone (x is then 0, 1, 2, …)."""
 
 
-def lines(
-    name: str,
-    title: str,
-    alt: str,
-    series: Mapping[str, Points],
-    *,
-    x_label: str = "",
-    y_label: str = "",
-    marks: Mapping[str, float] | None = None,
-    log_x: bool = False,
-    log_y: bool = False,
-) -> Figure:
+class Axes(TypedDict, total=False):
+    """How a lines or scatter figure is laid out."""
+
+    x_label: str
+    y_label: str
+    marks: Mapping[str, float]
+    """Labelled vertical lines (a boundary, say)."""
+    log_x: bool
+    log_y: bool
+
+
+def lines(name: str, title: str, alt: str, series: Mapping[str, Points], **axes: Unpack[Axes]) -> Figure:
     """Labelled lines: ``series`` maps a label to its (x, y) points, or to y alone."""
-    return _plotted("lines", name, title, alt, series, x_label, y_label, marks, log_x, log_y)
+    return _plotted("lines", name, title, alt, series, axes)
 
 
-def scatter(
-    name: str,
-    title: str,
-    alt: str,
-    series: Mapping[str, Points],
-    *,
-    x_label: str = "",
-    y_label: str = "",
-    marks: Mapping[str, float] | None = None,
-    log_x: bool = False,
-    log_y: bool = False,
-) -> Figure:
+def scatter(name: str, title: str, alt: str, series: Mapping[str, Points], **axes: Unpack[Axes]) -> Figure:
     """Labelled sets of points, drawn unjoined."""
-    return _plotted("scatter", name, title, alt, series, x_label, y_label, marks, log_x, log_y)
+    return _plotted("scatter", name, title, alt, series, axes)
 
 
 def heatmap(
@@ -64,21 +53,21 @@ def floats(values: Iterable[Any]) -> list[float]:
     return [float(value) for value in values]
 
 
-def _plotted(
-    kind: FigureKind,
-    name: str,
-    title: str,
-    alt: str,
-    series: Mapping[str, Points],
-    x_label: str,
-    y_label: str,
-    marks: Mapping[str, float] | None,
-    log_x: bool,
-    log_y: bool,
-) -> Figure:
+def _plotted(kind: FigureKind, name: str, title: str, alt: str, series: Mapping[str, Points], axes: Axes) -> Figure:
     drawn = {str(label): _series(points) for label, points in series.items()}
-    shown_marks = {str(label): float(at) for label, at in (marks or {}).items()}
-    return Figure(name, kind, title, alt, x_label, y_label, drawn, [], shown_marks, log_x, log_y)
+    marks = {str(label): float(at) for label, at in axes.get("marks", {}).items()}
+    return Figure(
+        name,
+        kind,
+        title,
+        alt,
+        x_label=axes.get("x_label", ""),
+        y_label=axes.get("y_label", ""),
+        series=drawn,
+        marks=marks,
+        log_x=axes.get("log_x", False),
+        log_y=axes.get("log_y", False),
+    )
 
 
 def _series(points: Points) -> Series:
