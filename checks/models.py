@@ -11,10 +11,13 @@ from checks.helpers.library import (
     calls_rotary,
     causal_lm_architectures,
     gpt2,
+    hidden_states,
     library_version,
     llama,
     longest_accepted,
     position_table_rows,
+    rotary_modules,
+    shift_change,
 )
 
 __all__ = [
@@ -24,8 +27,11 @@ __all__ = [
     "calls_rotary",
     "causal_lm_architectures",
     "gpt2",
+    "hidden_states",
     "library_version",
     "llama",
     "longest_accepted",
     "position_table_rows",
+    "rotary_modules",
+    "shift_change",
 ]

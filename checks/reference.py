@@ -5,6 +5,7 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 from __future__ import annotations
 
 from checks.helpers.encodings import (
+    EXACT,
     chord_lengths,
     clockwise_turn,
     pair_chords,
@@ -31,6 +32,7 @@ from checks.numerics.tolerances import (
 
 __all__ = [
     "BFLOAT16",
+    "EXACT",
     "FLOAT16",
     "FLOAT32",
     "FLOAT64",

@@ -1,4 +1,5 @@
-"""RoPE: the demo's vectors, scores of rotated queries and keys, pairings and layouts.
+"""RoPE: the demo's vectors, scores of rotated queries and keys, pairings and layouts (RoPE's, and the sinusoidal
+table's).
 
 Part of the public face for claim files (docs/writing-claims.md); what it re-exports may move inside."""
 
@@ -22,9 +23,18 @@ from checks.helpers.rope import (
     rope_scores,
     score_scale,
 )
-from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED, RopeLayout, rope_layout, to_interleaved
+from checks.numerics.pairing import (
+    CONCATENATED,
+    HALF_SPLIT,
+    INTERLEAVED,
+    RopeLayout,
+    rope_layout,
+    to_document_layout,
+    to_interleaved,
+)
 
 __all__ = [
+    "CONCATENATED",
     "DEMO_KEY",
     "DEMO_M",
     "DEMO_N",
@@ -45,5 +55,6 @@ __all__ = [
     "rope_score_rows",
     "rope_scores",
     "score_scale",
+    "to_document_layout",
     "to_interleaved",
 ]

@@ -1,10 +1,10 @@
-"""Hypothesis strategies for claim inputs: positions, offsets, d_models, batches, vectors, sentences.
+"""Hypothesis strategies for claim inputs: positions, offsets, d_models, batches, vectors, sentences, attention inputs.
 
 Part of the public face for claim files (docs/writing-claims.md); what it re-exports may move inside."""
 
 from __future__ import annotations
 
-from checks.helpers.rope import common_shift_batches, query_key_batches
+from checks.helpers.rope import attention_input_batches, common_shift_batches, query_key_batches
 from checks.helpers.strategies import (
     UNIT,
     Batch,
@@ -30,6 +30,7 @@ __all__ = [
     "UNIT",
     "Batch",
     "as_batch",
+    "attention_input_batches",
     "batch_size",
     "common_shift_batches",
     "d_models",

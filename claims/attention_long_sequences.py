@@ -3,8 +3,10 @@ with as many parameters, with PyTorch's fused kernel and with the scores formed 
 
 import math
 
-from checks import Claim, Design, SeedLog
+from checks import Claim, SeedLog
 from checks.attention import ATTENTION, RECURRENT, WIDTH, activation_mib, matched_hidden
+from checks.figures import lines
+from checks.training import encoder_design
 from checks.works import LESSON_001
 
 LONG = (1024, 4096)
@@ -31,14 +33,12 @@ claim = Claim(
 
 
 @claim.experiment(
-    Design(
+    encoder_design(
         hypothesis="attention keeps the smaller activation memory: log₂(m_recurrent / m_attention) > 0",
         task=f"one random sequence of n tokens (batch 1, d = {WIDTH}, float32)",
-        models=(
-            "; ".join(f"{name}: {text}" for name, text in ATTENTION.items())
-            + "; recurrent, hidden size matching the parameter count: "
-            + ", ".join(f"{kind.upper()} {matched_hidden(kind)}" for kind in RECURRENT)
-        ),
+        models="; ".join(f"{name}: {text}" for name, text in ATTENTION.items())
+        + "; recurrent, hidden size matching the parameter count: "
+        + ", ".join(f"{kind.upper()} {matched_hidden(kind)}" for kind in RECURRENT),
         budget="one forward pass per seed and layer (the memory is exact: it does not depend on the seed or machine)",
         metric="log₂ of the MiB autograd keeps for the backward pass (each storage once, the weights not counted)",
         better="lower",
@@ -46,7 +46,7 @@ claim = Claim(
         control="recurrent",
         threshold=0.0,
         seeds={"ci": 2, "dev": 2, "thorough": 3},
-        regimes=list(REGIMES),
+        regimes=REGIMES,
     )
 )
 def activation_memory(arm: str, regime: str, seed: int, log: SeedLog) -> float:
@@ -58,8 +58,7 @@ def activation_memory(arm: str, regime: str, seed: int, log: SeedLog) -> float:
 def memory_curve(r):
     """The activation memory of every layer from n = 64 to 4096 (MiB), and the growth from 1024 to 4096 tokens:
     4× is linear in n, 16× quadratic."""
-    layers = [*ATTENTION, *RECURRENT]
-    curve = {name: [activation_mib(name, n) for n in CURVE] for name in layers}
+    curve = {name: [activation_mib(name, n) for n in CURVE] for name in [*ATTENTION, *RECURRENT]}
     r.measure(
         "MiB kept for the backward pass, by n", {name: dict(zip(CURVE, v, strict=True)) for name, v in curve.items()}
     )
@@ -67,12 +66,13 @@ def memory_curve(r):
         "growth from n = 1024 to 4096 (4× linear, 16× quadratic)", {name: v[-1] / v[-2] for name, v in curve.items()}
     )
     r.figure(
-        "activation-memory",
-        "lines",
-        "Activation memory of one training step",
-        "MiB autograd keeps for the backward pass against n, for attention (fused kernel and scores formed) and the "
-        "recurrent layers of matched parameter count.",
-        x_label="sequence length n",
-        y_label="MiB",
-        series={name: {"x": list(CURVE), "y": values} for name, values in curve.items()},
+        lines(
+            "activation-memory",
+            "Activation memory of one training step",
+            "MiB autograd keeps for the backward pass against n, for attention (fused kernel and scores formed) and "
+            "the recurrent layers of matched parameter count.",
+            {name: (CURVE, values) for name, values in curve.items()},
+            x_label="sequence length n",
+            y_label="MiB",
+        )
     )

@@ -1,16 +1,26 @@
 """An attention layer is not always cheaper than an RNN layer: which costs fewer FLOPs depends on n against d."""
 
-import functools
-import warnings
-
 import sympy as sp
 import torch
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim
-from checks.attention import attention_flops, counted_flops, d, gates, n, rnn_flops, self_attention, single_threaded
-from checks.reference import TorchBackend
+from checks import FLOAT32, Claim, given
+from checks.attention import (
+    RECURRENT_CELLS,
+    attention_flops,
+    counted_attention,
+    counted_flops,
+    counted_recurrent,
+    crossover,
+    crossover_formula,
+    crossover_ratios,
+    d,
+    gates,
+    n,
+    rnn_flops,
+    single_threaded,
+)
+from checks.figures import lines
 from checks.works import LESSON_001
 
 claim = Claim(
@@ -23,30 +33,11 @@ claim = Claim(
         "below n = 5d/2 against an LSTM. So 'a Transformer always computes less than an RNN' is false, as the "
         "document says."
     ),
-    sources=[
-        LESSON_001.quote(
-            "자주 하는 오해 5개",
-            "Transformer는 항상 RNN보다 계산량이 적다고 생각한다",
-        )
-    ],
+    sources=[LESSON_001.quote("자주 하는 오해 5개", "Transformer는 항상 RNN보다 계산량이 적다고 생각한다")],
     expect="proved",
 )
-
-CELLS = {"RNN": (torch.nn.RNN, 1), "GRU": (torch.nn.GRU, 3), "LSTM": (torch.nn.LSTM, 4)}
-"""torch's recurrent layers and their gate blocks g."""
-
-
-@functools.cache
-def crossover_formula() -> sp.Expr:
-    """The n ≠ 0 where attention and a g-gate recurrent layer cost the same, solved by SymPy: (2g − 3) d / 2."""
-    (root,) = sp.solve(sp.Eq(attention_flops(), rnn_flops(n, d, gates)), n)
-    return root
-
-
-def crossover(gate_blocks: int) -> sp.Expr | None:
-    """The crossover for a given g, or None when it is not positive (attention always costs more)."""
-    value = crossover_formula().subs(gates, gate_blocks)
-    return value if value.is_positive else None
+WIDTH, LENGTHS = 16, [8, 16, 32, 48]
+"""The probe's width and sequence lengths."""
 
 
 @claim.proof
@@ -56,7 +47,7 @@ def _(p):
     p.decide(difference, factored, label="attention − RNN = 4 n d (n − (2g − 3) d / 2)")
     p.decide(crossover_formula(), (2 * gates - 3) * d / 2, label="SymPy's solve: crossover n* = (2g − 3) d / 2")
     beyond = sp.Symbol("m", nonnegative=True)
-    for name, (_, blocks) in CELLS.items():
+    for name, (_, blocks) in RECURRENT_CELLS.items():
         boundary = crossover(blocks)
         start = boundary if boundary is not None else sp.Integer(0)
         cost = difference.subs(gates, blocks).subs(n, start + beyond)
@@ -67,31 +58,12 @@ def _(p):
     p.decide(ratio, 1, label="attention / tanh RNN ≥ 1 for every n, d > 0", relation=">=")
 
 
-def counted_recurrent(name: str, length: int, width: int) -> int:
-    """FLOPs FlopCounterMode counts for one torch recurrent layer over ``length`` tokens.
-
-    oneDNN is switched off: its fused LSTM kernel (aten.mkldnn_rnn_layer) has no FLOP formula and counts 0.
-    """
-    module, _ = CELLS[name]
-    layer = module(width, width)
-    x = torch.zeros(length, width)
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # oneDNN's TF32 notice when its flags change
-        with torch.backends.mkldnn.flags(enabled=False):
-            return counted_flops(layer, x)
-
-
-def counted_attention(length: int, width: int) -> int:
-    xp = TorchBackend(FLOAT32)
-    return counted_flops(self_attention, xp, xp.zeros(length, width), *(xp.zeros(width, width) for _ in range(3)))
-
-
 @claim.check(dtypes=(FLOAT32,), backends=("torch",), devices=("cpu",))
-@given(name=st.sampled_from(sorted(CELLS)), width=st.integers(2, 8), offset=st.integers(-2, 2))
+@given(name=st.sampled_from(sorted(RECURRENT_CELLS)), width=st.integers(2, 8), offset=st.integers(-2, 2))
 @single_threaded()
 def counter_confirms_crossover(t, name, width, offset):
     """Both layers counted around the crossover (or at a few n when there is none); counts equal the formulas."""
-    blocks = CELLS[name][1]
+    blocks = RECURRENT_CELLS[name][1]
     boundary = crossover(blocks)
     length = int(sp.floor(boundary.subs(d, width))) + offset if boundary is not None else width * (3 + offset)
     length = max(1, length)
@@ -108,37 +80,29 @@ def counter_confirms_crossover(t, name, width, offset):
 @single_threaded()
 def around_the_crossover(r):
     """d = 16: both sides of each crossover, and the oneDNN LSTM the counter cannot see."""
-    width = 16
-    lengths = [8, 16, 32, 48]
-    series = {"attention": {"x": lengths, "y": [counted_attention(length, width) for length in lengths]}}
-    table, marks = {}, {}
-    for name, (_, blocks) in CELLS.items():
-        series[name] = {"x": lengths, "y": [counted_recurrent(name, length, width) for length in lengths]}
-        boundary = crossover(blocks)
-        if boundary is None:
-            table[name] = {"crossover n": "none (attention always costs more)", "ratio at n = 1": 1.5 + 1 / width}
-            continue
-        at = float(boundary.subs(d, width))
-        marks[f"{name} crossover"] = at
-        below, above = int(at) - 1, int(at) + 1
-        table[name] = {
-            "crossover n": at,
-            f"n={below}: attention / {name}": counted_attention(below, width) / counted_recurrent(name, below, width),
-            f"n={above}: attention / {name}": counted_attention(above, width) / counted_recurrent(name, above, width),
-        }
-    r.measure("d = 16: attention / recurrent FLOPs on both sides of the crossover (counted)", table)
+    counted = {"attention": [counted_attention(length, WIDTH) for length in LENGTHS]}
+    counted |= {name: [counted_recurrent(name, length, WIDTH) for length in LENGTHS] for name in RECURRENT_CELLS}
+    r.measure(
+        "d = 16: attention / recurrent FLOPs on both sides of the crossover (counted)",
+        {c: crossover_ratios(c, WIDTH) for c in RECURRENT_CELLS},
+    )
     with torch.no_grad():
-        fused = counted_flops(torch.nn.LSTM(width, width), torch.zeros(32, width))
+        fused = counted_flops(torch.nn.LSTM(WIDTH, WIDTH), torch.zeros(32, WIDTH))
     r.measure("torch.nn.LSTM with oneDNN on (the default on CPU), n = 32, d = 16: FLOPs counted", fused)
     r.figure(
-        "attention-vs-recurrent",
-        "lines",
-        "Matrix-product FLOPs at d = 16: attention against torch's recurrent layers",
-        "Counted FLOPs against n for one attention layer (quadratic) and one RNN, GRU and LSTM layer (linear). "
-        "Attention lies above the plain RNN everywhere and crosses the GRU at n = 3d/2 = 24 and the LSTM at "
-        "n = 5d/2 = 40.",
-        x_label="sequence length n",
-        y_label="FLOPs",
-        series=series,
-        marks=marks,
+        lines(
+            "attention-vs-recurrent",
+            "Matrix-product FLOPs at d = 16: attention against torch's recurrent layers",
+            "Counted FLOPs against n for one attention layer (quadratic) and one RNN, GRU and LSTM layer (linear). "
+            "Attention lies above the plain RNN everywhere and crosses the GRU at n = 3d/2 = 24 and the LSTM at "
+            "n = 5d/2 = 40.",
+            {name: (LENGTHS, values) for name, values in counted.items()},
+            x_label="sequence length n",
+            y_label="FLOPs",
+            marks={
+                f"{c} crossover": float(at.subs(d, WIDTH))
+                for c, (_, g) in RECURRENT_CELLS.items()
+                if (at := crossover(g)) is not None
+            },
+        )
     )

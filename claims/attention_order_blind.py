@@ -4,21 +4,20 @@ import itertools
 
 import numpy as np
 import sympy as sp
-from hypothesis import assume, example, given
 
-from checks import FLOAT64, Claim
+from checks import FLOAT64, Claim, example, given
 from checks.attention import (
     Sentence,
     close_attention,
+    close_pooled,
+    embedded,
     layer_weights,
-    output_range,
     permutation_matrix,
     rounding_scale,
     self_attention,
     single_threaded,
-    word_vectors,
 )
-from checks.reference import Backend, NumpyBackend, tolerance
+from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
 
@@ -42,21 +41,17 @@ claim = Claim(
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.",
         ),
         LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다",
-            "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다.",
+            "1. 어텐션은 순서를 모른다", "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."
         ),
         LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
         LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다",
-            "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다.",
+            "1. 어텐션은 순서를 모른다", "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다."
         ),
         LESSON_000.quote(
-            "핵심 메시지",
-            '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."',
+            "핵심 메시지", '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."'
         ),
         LESSON_000.quote(
-            "비유: 줄 번호 없는 칠판",
-            "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다.",
+            "비유: 줄 번호 없는 칠판", "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다."
         ),
     ],
     expect="qualified",
@@ -89,25 +84,6 @@ def _(p):
     )
 
 
-def _outputs(xp: Backend, sentence: str, vectors: dict[str, np.ndarray], weights: list) -> tuple:
-    """The sentence's words, its embeddings X in the backend, and Attn(X)."""
-    words = sentence.split()
-    x = xp.array(np.stack([vectors[w] for w in words]))
-    return words, x, self_attention(xp, x, *weights)
-
-
-def _close_pooled(t, actual, expected, x, weights, label: str) -> None:
-    """Two means of n outputs: the outputs' rounding scale, plus n max|v| for summing n rows and dividing by n."""
-    x64, (w_q, w_k, w_v) = t.xp.to_float64(x), (t.xp.to_float64(w) for w in weights)
-    count = x64.shape[0]
-    scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v) + count * output_range(x64, w_v) / 2
-    pooled = [t.xp.sum(y, axis=0) / count for y in (actual, expected)]
-    # Found by the thorough profile (bfloat16, d = 2, one word, seed 19953): rounding can span the whole output
-    # range, so no comparison there could fail; such an example says nothing in this dtype and is discarded.
-    assume(t.resolves(pooled[1], scale=scale, bound=output_range(x64, w_v)))
-    t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
-
-
 @claim.check(batched=True)
 @given(batch=sentence_batches())
 @example(batch=as_batch([Sentence(d=2, words=(0,), order=(0,), seed=19953)]))
@@ -120,29 +96,26 @@ def reorderings_look_alike(t, batch):
 def _look_alike(t, sentence: Sentence) -> None:
     weights = [t.xp.array(w) for w in layer_weights(sentence.d, np.random.default_rng(sentence.seed))]
     for group in SENTENCES:
-        vocabulary = sorted({w for s in group for w in s.split()})
-        vectors = dict(zip(vocabulary, word_vectors(vocabulary, sentence.d, sentence.seed), strict=True))
-        words, x, first = _outputs(t.xp, group[0], vectors, weights)
-        for other in group[1:]:
-            other_words, other_x, output = _outputs(t.xp, other, vectors, weights)
-            expected = first[[words.index(w) for w in other_words]]
+        x, *others = (t.xp.array(e) for e in embedded(group, sentence.d, sentence.seed))
+        first, words = self_attention(t.xp, x, *weights), group[0].split()
+        for other, other_x in zip(group[1:], others, strict=True):
+            output = self_attention(t.xp, other_x, *weights)
+            expected = first[[words.index(w) for w in other.split()]]
             close_attention(t, output, expected, other_x, weights, label=f"each word: {group[0]!r} vs {other!r}")
-            _close_pooled(t, output, first, x, weights, label=f"mean pooling: {group[0]!r} vs {other!r}")
+            close_pooled(t, output, first, x, weights, label=f"mean pooling: {group[0]!r} vs {other!r}")
     weights = [t.xp.array(w) for w in sentence.weights]
     x = t.xp.array(sentence.tokens)
     output = self_attention(t.xp, x, *weights)
     reordered = self_attention(t.xp, t.xp.array(sentence.reordered_tokens), *weights)
-    _close_pooled(t, reordered, output, x, weights, label="mean pooling of Attn(PX) vs Attn(X), random sentence")
+    close_pooled(t, reordered, output, x, weights, label="mean pooling of Attn(PX) vs Attn(X), random sentence")
 
 
 @claim.probe
 def causal_mask(r):
     """'I love you' vs 'you love I' in float64, all-pairs attention and causal (decoder) attention."""
     xp, d = NumpyBackend(FLOAT64), 6
-    words = ("I", "love", "you")
-    vectors = dict(zip(sorted(words), word_vectors(sorted(words), d, 0), strict=True))
+    first, second = embedded(("I love you", "you love I"), d, 0)
     weights = layer_weights(d, np.random.default_rng(0))
-    first, second = (np.stack([vectors[w] for w in s.split()]) for s in ("I love you", "you love I"))
     allowed = tolerance(FLOAT64).at(rounding_scale(FLOAT64, first, *weights))
     gaps = {}
     for causal in (False, True):

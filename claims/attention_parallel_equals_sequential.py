@@ -1,9 +1,8 @@
 """softmax(Q Kᵀ/√d_k) V computed for all tokens at once equals the loop over queries one at a time."""
 
 import sympy as sp
-from hypothesis import example, given
 
-from checks import Claim
+from checks import Claim, example, given
 from checks.attention import Sentence, attention_per_query, close_attention, single_threaded
 from checks.strategies import as_batch, sentence_batches
 from checks.works import LESSON_000, LESSON_001
@@ -17,18 +16,12 @@ claim = Claim(
         "loop over queries."
     ),
     sources=[
-        LESSON_001.quote(
-            "5. Transformer 병렬화",
-            "이 연산은 모든 토큰에 대해 동시에 계산됩니다.",
-        ),
+        LESSON_001.quote("5. Transformer 병렬화", "이 연산은 모든 토큰에 대해 동시에 계산됩니다."),
         LESSON_001.quote("5. Transformer 병렬화", "RNN처럼 이전 토큰 계산을 기다릴 필요가 없습니다."),
         LESSON_001.quote("문제 설정", "Transformer의 Self-Attention은 입력 토큰을 동시에 처리합니다."),
         LESSON_001.quote("5. Transformer 병렬화", "Transformer의 큰 장점은 완전 병렬 계산입니다."),
         LESSON_001.quote("6. RNN vs Transformer", "x1 x2 x3 x4 (동시 계산)"),
-        LESSON_000.quote(
-            "비유: 줄 번호 없는 칠판",
-            "비유: Transformer는 칠판에 적힌 모든 단어를 한꺼번에 봅니다.",
-        ),
+        LESSON_000.quote("비유: 줄 번호 없는 칠판", "비유: Transformer는 칠판에 적힌 모든 단어를 한꺼번에 봅니다."),
     ],
     expect="proved",
 )
@@ -72,13 +65,7 @@ def matrix_form_equals_loop(t, batch):
     def agrees(sentence):
         weights = [t.xp.array(w) for w in sentence.weights]
         x = t.xp.array(sentence.tokens)
-        close_attention(
-            t,
-            t.impl.attention(x, *weights),
-            attention_per_query(t.xp, x, *weights),
-            x,
-            weights,
-            label="matrix form vs per-query loop",
-        )
+        matrix_form, loop = t.impl.attention(x, *weights), attention_per_query(t.xp, x, *weights)
+        close_attention(t, matrix_form, loop, x, weights, label="matrix form vs per-query loop")
 
     t.each(batch, agrees)

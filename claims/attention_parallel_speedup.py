@@ -1,24 +1,19 @@
 """An RNN needs n dependent steps, attention a fixed number of kernels whatever n; timings measured per device."""
 
-import functools
-from collections.abc import Callable
-
 import torch
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim
+from checks import FLOAT32, Claim, given
 from checks.attention import (
+    REFERENCE_LAYERS,
     attention_flops,
-    dependency_depth,
-    dispatched_ops,
-    median_seconds,
+    graph_structure,
+    median_times,
     rnn_flops,
-    rnn_layer,
-    self_attention,
+    shipped_rnn_structure,
     single_threaded,
-    timed_layers,
 )
+from checks.figures import lines
 from checks.reference import TorchBackend, available_devices
 from checks.works import LESSON_001
 
@@ -32,28 +27,12 @@ claim = Claim(
         "available device (training speed against matched recurrent layers is decided by attention.training-speed; "
         "GPU utilisation needs a GPU: scope.parallel-gpu-utilization)."
     ),
-    sources=[
-        LESSON_001.quote("6. RNN vs Transformer", "RNN\t순차 계산\nTransformer\t병렬 계산"),
-    ],
+    sources=[LESSON_001.quote("6. RNN vs Transformer", "RNN\t순차 계산\nTransformer\t병렬 계산")],
     expect="holds",
 )
 
 WIDTH = 8
-
-
-LAYERS: dict[str, Callable[..., torch.Tensor]] = {
-    "attention": lambda xp, x, weights: self_attention(xp, x, *weights),
-    "rnn": lambda xp, x, weights: rnn_layer(xp, x, *weights[:2]),
-}
-"""The reference layers (checks.helpers.attention), both written as the formulas say."""
-
-
-def _structure(layer: str, backend: TorchBackend, length: int) -> tuple[int, int]:
-    """(dependency depth of the autograd graph, dispatched aten ops) of one layer over ``length`` tokens."""
-    x = backend.zeros(length, WIDTH).requires_grad_()
-    weights = [backend.zeros(WIDTH, WIDTH).requires_grad_() for _ in range(3)]
-    run = functools.partial(LAYERS[layer], backend, x, weights)
-    return dependency_depth(run()), sum(dispatched_ops(run).values())
+"""The width of the step counts."""
 
 
 @claim.check(dtypes=(FLOAT32,), backends=("torch",))
@@ -61,9 +40,9 @@ def _structure(layer: str, backend: TorchBackend, length: int) -> tuple[int, int
 @single_threaded()
 def steps_grow_only_for_the_rnn(t, length):
     """Reference layers: attention's depth and op count equal those at n = 1; the RNN's grow by ≥ 1 per token."""
-    for layer in LAYERS:
+    for layer in REFERENCE_LAYERS:
         (depth_one, ops_one), (depth_two, ops_two), (depth, ops) = (
-            _structure(layer, t.xp, size) for size in (1, 2, length)
+            graph_structure(layer, t.xp, size, WIDTH) for size in (1, 2, length)
         )
         if layer == "attention":
             assert (depth, ops) == (depth_one, ops_one), f"attention at n={length}: depth {depth}, ops {ops}"
@@ -74,9 +53,7 @@ def steps_grow_only_for_the_rnn(t, length):
         assert ops == ops_one + (length - 1) * step_ops, f"RNN ops {ops} at n={length} are not linear"
 
 
-LENGTHS = (16, 64, 256, 1024)
-TIMING_WIDTH = 64
-REPEATS = 5
+LENGTHS, TIMING_WIDTH, REPEATS = (16, 64, 256, 1024), 64, 5
 
 
 @claim.probe
@@ -89,32 +66,26 @@ def timings(r):
     """
     r.measure("torch CPU threads during the timing", torch.get_num_threads())
     for device in available_devices():
-        ratios, series = {}, {}
-        for mode in ("forward", "training step"):
-            seconds = {"attention": [], "rnn": []}
-            for length in LENGTHS:
-                layers = timed_layers(length, TIMING_WIDTH, device, train=mode == "training step")
-                context = torch.inference_mode() if mode == "forward" else torch.enable_grad()
-                with context:
-                    for name, run in layers.items():
-                        seconds[name].append(median_seconds(run, device, REPEATS))
-            pairs = zip(LENGTHS, seconds["attention"], seconds["rnn"], strict=True)
-            ratios[mode] = {n: rnn / attention for n, attention, rnn in pairs}
-            for name, values in seconds.items():
-                series[f"{name}, {mode}"] = {"x": list(LENGTHS), "y": values}
+        seconds = median_times(device, LENGTHS, TIMING_WIDTH, REPEATS)
+        ratios = {
+            mode: {n: rnn / att for n, att, rnn in zip(LENGTHS, by_layer["attention"], by_layer["rnn"], strict=True)}
+            for mode, by_layer in seconds.items()
+        }
+        series = {f"{name}, {mode}": values for mode, by_layer in seconds.items() for name, values in by_layer.items()}
         r.measure(f"{device}: RNN time / attention time (>1: attention faster)", ratios)
         r.measure(
-            f"{device}: median seconds", {label: dict(zip(LENGTHS, s["y"], strict=True)) for label, s in series.items()}
+            f"{device}: median seconds", {label: dict(zip(LENGTHS, s, strict=True)) for label, s in series.items()}
         )
         r.figure(
-            f"timings-{device}",
-            "lines",
-            f"Median time per pass on {device}, d = {TIMING_WIDTH}",
-            f"Median seconds of {REPEATS} runs against n for an attention layer and torch.nn.RNN, forward only and "
-            "forward plus backward.",
-            x_label="sequence length n",
-            y_label="seconds",
-            series=series,
+            lines(
+                f"timings-{device}",
+                f"Median time per pass on {device}, d = {TIMING_WIDTH}",
+                f"Median seconds of {REPEATS} runs against n for an attention layer and torch.nn.RNN, forward only and "
+                "forward plus backward.",
+                {label: (LENGTHS, values) for label, values in series.items()},
+                x_label="sequence length n",
+                y_label="seconds",
+            )
         )
     flops = {n: float(attention_flops(n, TIMING_WIDTH) / rnn_flops(n, TIMING_WIDTH)) for n in LENGTHS}
     r.measure("attention FLOPs / RNN FLOPs at the same n (counted formulas)", flops)
@@ -128,14 +99,10 @@ def step_counts(r):
     """Dependency depth and dispatched ops over n: the reference layers and torch.nn.RNN as shipped (CPU, d = 8)."""
     lengths = (1, 4, 16, 64)
     backend = TorchBackend(FLOAT32)
-    for layer in LAYERS:
+    for layer in REFERENCE_LAYERS:
         table = {
-            length: dict(zip(("depth", "ops"), _structure(layer, backend, length), strict=True)) for length in lengths
+            length: dict(zip(("depth", "ops"), graph_structure(layer, backend, length, WIDTH), strict=True))
+            for length in lengths
         }
         r.measure(f"reference {layer}: autograd depth and dispatched ops by n", table)
-    rnn = torch.nn.RNN(WIDTH, WIDTH)
-    table = {}
-    for length in lengths:
-        x = torch.zeros(length, WIDTH)
-        table[length] = {"depth": dependency_depth(rnn(x)[0]), "ops": sum(dispatched_ops(rnn, x).values())}
-    r.measure("torch.nn.RNN: autograd depth and dispatched ops by n", table)
+    r.measure("torch.nn.RNN: autograd depth and dispatched ops by n", shipped_rnn_structure(lengths, WIDTH))

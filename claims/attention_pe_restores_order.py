@@ -3,11 +3,20 @@
 import itertools
 
 import numpy as np
-from hypothesis import example, given
 
-from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim
-from checks.attention import Sentence, output_range, rounding_bound, rounding_scale, self_attention, single_threaded
-from checks.reference import Backend, NumpyBackend, Reference, TorchBackend
+from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim, example, given
+from checks.attention import (
+    Sentence,
+    median_change,
+    random_reorderings,
+    rounding_visibility,
+    single_threaded,
+    unencoded_changes,
+    uniform_change,
+    word_changes,
+)
+from checks.figures import lines, scatter
+from checks.reference import NumpyBackend, TorchBackend
 from checks.strategies import as_batch, sentence_batches
 from checks.works import LESSON_001, LESSON_002
 
@@ -35,26 +44,13 @@ claim = Claim(
 DEMO_WORDS = ("dog", "bites", "man")
 DEMO = Sentence(d=6, words=(0, 1, 2), order=(2, 1, 0), seed=0)
 REORDERINGS = 200
-
-
-def word_changes(
-    xp: Backend, sentence: Sentence, weights: tuple[np.ndarray, ...] | None = None
-) -> tuple[np.ndarray, float, float]:
-    """Per word, max |output in the original order − output after reordering|; the rounding bound; the output range.
-
-    Both sentences get PE(0 … n−1) added; the bound is checks.attention.rounding_bound at the larger
-    rounding scale of the two: a change beyond it is not rounding.
-    """
-    w_q, w_k, w_v = (xp.array(w) for w in (weights or sentence.weights))
-    encoding = Reference(xp).sinusoidal(list(range(sentence.n)), sentence.d)
-    before = xp.array(sentence.tokens) + encoding
-    after = xp.array(sentence.reordered_tokens) + encoding
-    outputs = [xp.to_float64(self_attention(xp, x, w_q, w_k, w_v)) for x in (before, after)]
-    where = np.argsort(sentence.order)  # the word at original position i now stands at where[i]
-    changes = np.max(np.abs(outputs[0] - outputs[1][where]), axis=1)
-    weights64 = [xp.to_float64(w) for w in (w_q, w_k, w_v)]
-    scale = max(rounding_scale(xp.dtype, xp.to_float64(x), *weights64) for x in (before, after))
-    return changes, rounding_bound(xp.dtype, scale), output_range(xp.to_float64(before), weights64[2])
+BACKENDS = {
+    FLOAT64: TorchBackend(FLOAT64),
+    FLOAT32: TorchBackend(FLOAT32),
+    BFLOAT16: TorchBackend(BFLOAT16),
+    FLOAT16: NumpyBackend(FLOAT16),
+}
+"""Where each dtype is measured (NumPy for float16: the same arithmetic, faster on the CPU for tiny inputs)."""
 
 
 @claim.check(dtypes=(FLOAT64,), batched=True)
@@ -81,90 +77,54 @@ def every_word_changes(t, batch):
 @claim.probe
 def demo_numbers(r):
     """Demo 1 with the encoding on: each word's max difference from its output in the original order (float64)."""
-    xp = NumpyBackend(FLOAT64)
-    table, off, on, cells = {}, [], [], []
-    for order in itertools.permutations(range(3)):
-        sentence = Sentence(6, (0, 1, 2), order, 0)
-        changes, _, _ = word_changes(xp, sentence)
-        name = " ".join(DEMO_WORDS[i] for i in order)
-        table[name] = {DEMO_WORDS[i]: float(c) for i, c in enumerate(changes)}
-        weights = sentence.weights
-        plain = [self_attention(xp, x, *weights) for x in (sentence.tokens, sentence.reordered_tokens)]
-        unchanged = np.max(np.abs(plain[0] - plain[1][np.argsort(order)]), axis=1)
-        off += unchanged.tolist()
-        on += changes.tolist()
-        cells += [f"{name}: {word}" for word in DEMO_WORDS]
+    xp, orders = NumpyBackend(FLOAT64), itertools.permutations(range(3))
+    demos = {" ".join(DEMO_WORDS[i] for i in order): Sentence(6, (0, 1, 2), order, 0) for order in orders}
+    changes = {name: word_changes(xp, sentence)[0] for name, sentence in demos.items()}
+    table = {name: {DEMO_WORDS[i]: float(c) for i, c in enumerate(moved)} for name, moved in changes.items()}
+    cells = [f"{name}: {word}" for name in demos for word in DEMO_WORDS]
+    off = np.concatenate([unencoded_changes(xp, sentence) for sentence in demos.values()])
+    on = np.concatenate(list(changes.values()))
     r.measure("demo 1 with PE, d=6, float64: per word, max difference from the original order", table)
-    r.measure("demo 1 without PE: the same numbers, largest", max(off))
+    r.measure("demo 1 without PE: the same numbers, largest", float(off.max()))
     r.measure("demo 1 cells of the figure, in order (reordering: word)", cells)
     r.figure(
-        "demo-1",
-        "scatter",
-        "Demo 1: each word's max difference from its output in the original order (d = 6, float64)",
-        "For the 6 orders of 'dog bites man' and each of its 3 words (18 points, listed under the measurements): "
-        f"without PE every difference is at most {max(off):.1e}; with PE every word of a reordered sentence moves, "
-        f"by {min(c for c in on if c > 0):.2f} to {max(on):.2f}, and the original order stays at 0.",
-        x_label="order × word (see the cells listed above)",
-        y_label="max |difference|",
-        series={"PE off": {"x": list(range(len(off))), "y": off}, "PE on": {"x": list(range(len(on))), "y": on}},
+        scatter(
+            "demo-1",
+            "Demo 1: each word's max difference from its output in the original order (d = 6, float64)",
+            "For the 6 orders of 'dog bites man' and each of its 3 words (18 points, listed under the measurements): "
+            f"without PE every difference is at most {off.max():.1e}; with PE every word of a reordered sentence "
+            f"moves, by {on[on > 0].min():.2f} to {on.max():.2f}, and the original order stays at 0.",
+            {"PE off": (range(len(off)), off), "PE on": (range(len(on)), on)},
+            x_label="order × word (see the cells listed above)",
+            y_label="max |difference|",
+        )
     )
-
-
-def _random_reorderings(count: int, seed: int = 0) -> list[Sentence]:
-    """Demo-sized sentences: d = 6, 2 … 8 distinct words, a reordering that moves some word."""
-    rng = np.random.default_rng(seed)
-    drawn = []
-    while len(drawn) < count:
-        n = int(rng.integers(2, 9))
-        sentence = Sentence(6, tuple(range(n)), tuple(int(i) for i in rng.permutation(n)), int(rng.integers(2**32)))
-        if sentence.moves:
-            drawn.append(sentence)
-    return drawn
-
-
-BACKENDS = {
-    FLOAT64: TorchBackend(FLOAT64),
-    FLOAT32: TorchBackend(FLOAT32),
-    BFLOAT16: TorchBackend(BFLOAT16),
-    FLOAT16: NumpyBackend(FLOAT16),
-}
-"""Where each dtype is measured (NumPy for float16: the same arithmetic, faster on the CPU for tiny inputs)."""
 
 
 @claim.probe
 @single_threaded()
 def how_often_and_how_much(r):
     """Random reorderings at demo size (d = 6, PyTorch's default weight scale), in every dtype."""
-    sentences_drawn = _random_reorderings(REORDERINGS)
-    relative, bound_share, visible = [], {dtype: [] for dtype in BACKENDS}, {dtype: 0 for dtype in BACKENDS}
-    for sentence in sentences_drawn:
-        for dtype, xp in BACKENDS.items():
-            changes, allowed, span = word_changes(xp, sentence)
-            visible[dtype] += bool(np.min(changes) > allowed)
-            bound_share[dtype].append(allowed / span)
-            if dtype == FLOAT64:
-                relative.append(float(np.min(changes) / span))
-    fractions = {dtype: count / len(sentences_drawn) for dtype, count in visible.items()}
+    fractions, shares, relative = rounding_visibility(random_reorderings(REORDERINGS), BACKENDS)
     levels = {"min": 0.0, "10%": 0.1, "median": 0.5, "90%": 0.9, "max": 1.0}
     quantiles = {name: float(np.quantile(relative, level)) for name, level in levels.items()}
     r.measure("fraction of reorderings where every word's output moves beyond the dtype's rounding bound", fractions)
     r.measure(f"smallest word change / output range, float64 (quantiles over {REORDERINGS} reorderings)", quantiles)
-    shares = {dtype: float(np.median(values)) for dtype, values in bound_share.items()}
     r.measure("median rounding bound / output range", shares)
     curve = np.sort(relative)
     r.figure(
-        "smallest-change-distribution",
-        "lines",
-        "Smallest per-word change after a reordering, with PE (d = 6, float64)",
-        f"Cumulative share of {REORDERINGS} random reorderings whose smallest per-word output change, as a share "
-        "of the output range, is at most x; vertical marks at each dtype's median rounding bound.",
-        x_label="smallest per-word change / output range",
-        y_label="share of reorderings",
-        series={"float64": {"x": [float(v) for v in curve], "y": [(i + 1) / len(curve) for i in range(len(curve))]}},
-        marks={f"{dtype} rounding bound": shares[dtype] for dtype in (FLOAT32, FLOAT16, BFLOAT16)},
+        lines(
+            "smallest-change-distribution",
+            "Smallest per-word change after a reordering, with PE (d = 6, float64)",
+            f"Cumulative share of {REORDERINGS} random reorderings whose smallest per-word output change, as a share "
+            "of the output range, is at most x; vertical marks at each dtype's median rounding bound.",
+            {"float64": (curve, [(i + 1) / len(curve) for i in range(len(curve))])},
+            x_label="smallest per-word change / output range",
+            y_label="share of reorderings",
+            marks={f"{dtype} rounding bound": shares[dtype] for dtype in (FLOAT32, FLOAT16, BFLOAT16)},
+        )
     )
-    hidden = {dtype: 1 - f for dtype, f in fractions.items() if f < 1}
-    if hidden:
+    if hidden := {dtype: 1 - f for dtype, f in fractions.items() if f < 1}:
         r.condition(
             "the change is small at PyTorch's default weight scale (median "
             f"{quantiles['median']:.2%} of the output range, d = 6), so in low precision it often stays within the "
@@ -180,34 +140,24 @@ def how_often_and_how_much(r):
 @claim.probe
 def carried_by_the_weights(r):
     """Uniform attention hides PE; sharper attention (larger W_Q, W_K) shows it more (float64, d = 6)."""
-    xp = NumpyBackend(FLOAT64)
-    drawn = _random_reorderings(40, seed=1)
+    drawn = random_reorderings(40, seed=1)
     factors = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-    medians = []
-    for factor in factors:
-        changes = []
-        for sentence in drawn:
-            w_q, w_k, w_v = sentence.weights
-            found, _, span = word_changes(xp, sentence, (factor * w_q, factor * w_k, w_v))
-            changes.append(float(np.min(found) / span))
-        medians.append(float(np.median(changes)))
-    by_factor = dict(zip(factors, medians, strict=True))
-    r.measure("median smallest change / output range, by the factor on W_Q and W_K", by_factor)
-    r.figure(
-        "change-by-weight-scale",
-        "lines",
-        "Reordering's effect grows with attention sharpness",
-        "Median over 40 reorderings of the smallest per-word output change (share of the output range) when W_Q and "
-        "W_K are scaled by the factor on the x axis (1 = PyTorch's default initialisation).",
-        x_label="factor on W_Q and W_K",
-        y_label="median smallest change / range",
-        series={"with PE": {"x": list(factors), "y": medians}},
+    medians = [median_change(drawn, factor) for factor in factors]
+    r.measure(
+        "median smallest change / output range, by the factor on W_Q and W_K", dict(zip(factors, medians, strict=True))
     )
-    worst = 0.0
-    for sentence in drawn:
-        _, w_k, w_v = sentence.weights
-        found, allowed, _ = word_changes(xp, sentence, (np.zeros_like(w_k), w_k, w_v))
-        worst = max(worst, float(np.max(found) / allowed))
+    r.figure(
+        lines(
+            "change-by-weight-scale",
+            "Reordering's effect grows with attention sharpness",
+            "Median over 40 reorderings of the smallest per-word output change (share of the output range) when W_Q "
+            "and W_K are scaled by the factor on the x axis (1 = PyTorch's default initialisation).",
+            {"with PE": (factors, medians)},
+            x_label="factor on W_Q and W_K",
+            y_label="median smallest change / range",
+        )
+    )
+    worst = max([0.0, *(uniform_change(sentence) for sentence in drawn)])
     r.measure("W_Q = 0 (uniform attention): largest change / float64 rounding bound over 40 reorderings", worst)
     if worst <= 1:
         r.condition(

@@ -1,23 +1,11 @@
 """Without position information self-attention is permutation-equivariant: Attn(PX) = P · Attn(X)."""
 
-import functools
 import itertools
 
-import numpy as np
 import sympy as sp
-from hypothesis import example, given
 
-from checks import Claim, decide
-from checks.attention import (
-    Sentence,
-    close_attention,
-    layer_weights,
-    permutation_matrix,
-    self_attention,
-    single_threaded,
-    word_vectors,
-)
-from checks.reference import NumpyBackend
+from checks import Claim, decide, example, given
+from checks.attention import Sentence, close_attention, permutation_identities, reordering_differences, single_threaded
 from checks.strategies import as_batch, sentence_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
 
@@ -31,8 +19,7 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote(
-            "위치 정보 없이는 어떤 문제가 생기나?",
-            '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:',
+            "위치 정보 없이는 어떤 문제가 생기나?", '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:'
         ),
         LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
         LESSON_002.quote(
@@ -40,66 +27,16 @@ claim = Claim(
             "그래서 입력 순서를 섞으면 출력도 똑같이 섞여 나올 뿐, 각 단어가 받는 결과는 변하지 않습니다.",
         ),
         LESSON_002.quote(
-            "데모 1 · 순서를 섞어 보기",
-            "6차원 임베딩과 무작위 W_Q·W_K·W_V로 실제 셀프 어텐션을 계산합니다.",
+            "데모 1 · 순서를 섞어 보기", "6차원 임베딩과 무작위 W_Q·W_K·W_V로 실제 셀프 어텐션을 계산합니다."
         ),
+        LESSON_002.quote("1. 어텐션은 순서를 모른다", "이 계산 어디에도 “몇 번째 단어인가”는 들어가지 않습니다."),
         LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다",
-            "이 계산 어디에도 “몇 번째 단어인가”는 들어가지 않습니다.",
-        ),
-        LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다",
-            "오른쪽 숫자는 “원래 순서에서 같은 단어가 받았던 출력”과의 최대 차이입니다.",
+            "1. 어텐션은 순서를 모른다", "오른쪽 숫자는 “원래 순서에서 같은 단어가 받았던 출력”과의 최대 차이입니다."
         ),
         LESSON_002.quote("1. 어텐션은 순서를 모른다", "데모 1 · 순서를 섞어 보기"),
     ],
     expect="holds",
 )
-
-
-def _column(name: str, size: int) -> sp.Matrix:
-    return sp.Matrix(size, 1, lambda i, _: sp.Symbol(f"{name}{i}", real=True))
-
-
-def _row_normalised(weights: sp.Matrix) -> sp.Matrix:
-    """Entry (i, j) over its row's sum: the softmax once each entry is exp(score)."""
-    sums = [sum(weights.row(i)) for i in range(weights.rows)]
-    return sp.Matrix(weights.rows, weights.cols, lambda i, j: weights[i, j] / sums[i])
-
-
-@functools.cache
-def _entries(size: int) -> tuple[sp.Matrix, ...]:
-    """x (n × 2), w (one column of a weight matrix), q, k, v (one column of Q, K, V), e = exp(scores)."""
-    x = sp.Matrix(size, 2, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
-    e = sp.Matrix(size, size, lambda i, j: sp.Symbol(f"e{i}{j}", positive=True))
-    return x, _column("w", 2), _column("q", size), _column("k", size), _column("v", size), e
-
-
-def _identities(size: int, order: tuple[int, ...]) -> dict[str, tuple[sp.Matrix, sp.Matrix]]:
-    """Both sides of each step for one permutation, with symbolic entries.
-
-    A score q_i · k_j sums one such product per column, and the columns of W_Q, W_K, W_V
-    act alike, so one column of each stands for all. exp(s_ij) is a fresh symbol e_ij:
-    exp acts on each score alone, so an identity that holds for an arbitrary function of
-    the score holds for exp.
-    """
-    P = permutation_matrix(order)
-    x, w, q, k, v, e = _entries(size)
-    exponent = {q[i] * k[j]: e[i, j] for i in range(size) for j in range(size)}
-
-    def exp_of(scores: sp.Matrix) -> sp.Matrix:
-        return scores.applyfunc(lambda score: exponent.get(score, sp.exp(score)))
-
-    return {
-        "(P X) W = P (X W)": (sp.expand(P * x * w), P * sp.expand(x * w)),
-        "(P Q)(P K)ᵀ = P (Q Kᵀ) Pᵀ": ((P * q) * (P * k).T, P * (q * k.T) * P.T),
-        "row softmax(P E Pᵀ) = P row softmax(E) Pᵀ": (_row_normalised(P * e * P.T), P * _row_normalised(e) * P.T),
-        "P Pᵀ = I": (P * P.T, sp.eye(size)),
-        "Attn(P X) = P Attn(X)": (
-            _row_normalised(exp_of((P * q) * (P * k).T)) * (P * v),
-            P * (_row_normalised(exp_of(q * k.T)) * v),
-        ),
-    }
 
 
 @claim.proof
@@ -133,7 +70,7 @@ def every_permutation(p):
         orders = list(itertools.permutations(range(size)))
         outcomes: dict[str, list[str]] = {}
         for order in orders:
-            for label, (left, right) in _identities(size, order).items():
+            for label, (left, right) in permutation_identities(size, order).items():
                 outcomes.setdefault(label, []).append(decide(left, right).status)
         for label, statuses in outcomes.items():
             proved = statuses.count("proved")
@@ -142,7 +79,7 @@ def every_permutation(p):
                 proved == len(orders),
             )
         reversal = tuple(reversed(range(size)))
-        left, right = _identities(size, reversal)["Attn(P X) = P Attn(X)"]
+        left, right = permutation_identities(size, reversal)["Attn(P X) = P Attn(X)"]
         p.decide(left, right, label=f"n = {size}, reversal {reversal}: Attn(P X) = P Attn(X)")
 
 
@@ -169,18 +106,11 @@ def reordering_permutes_outputs(t, batch):
 @claim.probe
 def demo_numbers(r):
     """Demo 1's right-hand numbers in float64, and the same reorderings with a causal mask."""
-    xp = NumpyBackend("float64")
-    weights = layer_weights(6, np.random.default_rng(0))
-    embeddings = word_vectors(DEMO_WORDS, 6, 0)
-    differences, masked = {}, {}
-    for causal, table in ((False, differences), (True, masked)):
-        original = self_attention(xp, embeddings, *weights, causal=causal)
-        for order in itertools.permutations(range(len(DEMO_WORDS))):
-            output = self_attention(xp, embeddings[list(order)], *weights, causal=causal)
-            name = " ".join(DEMO_WORDS[i] for i in order)
-            table[name] = float(np.max(np.abs(output - original[list(order)])))
-    r.measure("demo 1, float64: max difference from each word's output in the original order", differences)
+    r.measure(
+        "demo 1, float64: max difference from each word's output in the original order",
+        reordering_differences(DEMO_WORDS, 6, 0),
+    )
     r.measure(
         "with a causal mask (decoder-style; not the all-pairs attention these documents describe)",
-        masked,
+        reordering_differences(DEMO_WORDS, 6, 0, causal=True),
     )

@@ -1,14 +1,13 @@
 """Self-attention's FLOPs are 6 n d² + 4 n² d: quadratic in the sequence length n for a fixed width d."""
 
 import sympy as sp
-import torch
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim
+from checks import FLOAT32, Claim, given
 from checks.attention import (
     attention_flops,
     attention_products,
+    counted_attention,
     counted_flops,
     d,
     matmul_flops,
@@ -16,7 +15,7 @@ from checks.attention import (
     self_attention,
     single_threaded,
 )
-from checks.reference import TorchBackend
+from checks.figures import lines
 from checks.works import LESSON_001
 
 claim = Claim(
@@ -61,30 +60,26 @@ def counter_matches_formula(t, length, width):
 @claim.probe
 def growth_at_fixed_width(r):
     """d = 64, n = 16 … 4096, counted on the meta device (shapes only, nothing computed)."""
-    xp, width = TorchBackend(FLOAT32, "meta"), 64
-    lengths = [2**k for k in range(4, 13)]
-    counts = []
-    for length in lengths:
-        x = torch.empty(length, width, device="meta")
-        weights = [torch.empty(width, width, device="meta") for _ in range(3)]
-        counts.append(counted_flops(self_attention, xp, x, *weights))
+    width, lengths = 64, [2**k for k in range(4, 13)]
+    counts = [counted_attention(length, width, "meta") for length in lengths]
     exact = all(c == int(attention_flops(length, width)) for c, length in zip(counts, lengths, strict=True))
     r.measure("d = 64: counted FLOPs by n", dict(zip(lengths, counts, strict=True)))
     r.measure("every count equals 6 n d² + 4 n² d", exact)
     r.measure("FLOPs(2n) / FLOPs(n)", {lengths[i]: counts[i + 1] / counts[i] for i in range(len(lengths) - 1)})
     r.measure("share of the 4 n² d term", {length: 4 * length / (6 * width + 4 * length) for length in lengths})
     r.figure(
-        "flops-by-length",
-        "lines",
-        "Self-attention FLOPs at d = 64",
-        "Counted FLOPs of one attention layer against n, with its two parts: the projections 6 n d² (linear in n) "
-        "and Q Kᵀ plus A V, 4 n² d (quadratic); the quadratic part takes over at n = 3d/2 = 96.",
-        x_label="sequence length n",
-        y_label="FLOPs",
-        series={
-            "counted": {"x": lengths, "y": counts},
-            "4 n² d": {"x": lengths, "y": [4 * length**2 * width for length in lengths]},
-            "6 n d²": {"x": lengths, "y": [6 * length * width**2 for length in lengths]},
-        },
-        marks={"n = 3d/2": 1.5 * width},
+        lines(
+            "flops-by-length",
+            "Self-attention FLOPs at d = 64",
+            "Counted FLOPs of one attention layer against n, with its two parts: the projections 6 n d² (linear in n) "
+            "and Q Kᵀ plus A V, 4 n² d (quadratic); the quadratic part takes over at n = 3d/2 = 96.",
+            {
+                "counted": (lengths, counts),
+                "4 n² d": (lengths, [4 * length**2 * width for length in lengths]),
+                "6 n d²": (lengths, [6 * length * width**2 for length in lengths]),
+            },
+            x_label="sequence length n",
+            y_label="FLOPs",
+            marks={"n = 3d/2": 1.5 * width},
+        )
     )

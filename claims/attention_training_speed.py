@@ -4,8 +4,9 @@ recurrent kind (a designed experiment; on one CPU thread, as every experiment he
 import functools
 import math
 
-from checks import Claim, Design, SeedLog
+from checks import Claim, SeedLog
 from checks.attention import ATTENTION, RECURRENT, WIDTH, matched_hidden, step_seconds
+from checks.training import encoder_design
 from checks.works import LESSON_001
 
 LENGTHS = (64, 256, 1024, 4096)
@@ -28,37 +29,30 @@ claim = Claim(
 
 
 @claim.experiment(
-    Design(
+    encoder_design(
         hypothesis="attention's training step is the faster one: log₂(t_recurrent / t_attention) > 0",
         task=f"one random sequence of n tokens (batch 1, d = {WIDTH}, float32); loss = mean square of the output",
-        models=(
-            f"attention: {ATTENTION['attention']}; recurrent, hidden size matching its parameter count: "
-            + ", ".join(f"{kind.upper()} {matched_hidden(kind)}" for kind in RECURRENT)
-        ),
-        budget=(
-            "one warm-up step, then one timed step per seed and layer; one CPU thread; attention is timed once "
-            "per length and seed and paired with each recurrent kind"
-        ),
+        models=f"attention: {ATTENTION['attention']}; recurrent, hidden size matching its parameter count: "
+        + ", ".join(f"{kind.upper()} {matched_hidden(kind)}" for kind in RECURRENT),
+        budget="one warm-up step, then one timed step per seed and layer; one CPU thread; attention is timed once "
+        "per length and seed and paired with each recurrent kind",
         metric="log₂ of the seconds of one training step (each seed is a repetition)",
         better="lower",
         treatment="attention",
         control="recurrent",
         threshold=0.0,
         seeds={"ci": 3, "dev": 3, "thorough": 5},
-        regimes=list(REGIMES),
+        regimes=REGIMES,
         timed=True,
     )
 )
 def training_step_time(arm: str, regime: str, seed: int, log: SeedLog) -> float:
     length, kind = REGIMES[regime]
-    return (
-        attention_time(length, seed)
-        if arm == "attention"
-        else math.log2(step_seconds(kind, length, seed, repeats=REPEATS))
-    )
+    return log2_seconds("attention" if arm == "attention" else kind, length, seed)
 
 
 @functools.cache
-def attention_time(length: int, seed: int) -> float:
-    """log₂ seconds of attention's training step at this length and seed, measured once for the three kinds."""
-    return math.log2(step_seconds("attention", length, seed, repeats=REPEATS))
+def log2_seconds(layer: str, length: int, seed: int) -> float:
+    """log₂ seconds of a layer's training step at this length and seed, measured once (attention's serves the three
+    recurrent kinds)."""
+    return math.log2(step_seconds(layer, length, seed, repeats=REPEATS))

@@ -4,13 +4,12 @@ import math
 
 import numpy as np
 import sympy as sp
-import torch
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOATS, Claim
-from checks.reference import rounded
+from checks import Claim, given
+from checks.figures import lines
+from checks.precision import cosine_gaps, index_gaps, merge_thresholds
 from checks.strategies import UNIT, Batch, as_batch, batch_size, d_models
 from checks.works import LESSON_000
 
@@ -23,10 +22,7 @@ claim = Claim(
         "1 − cos ≤ 2·asin(1/(p−1))², and p²(1 − cos²) → the variance of the entries of a − b."
     ),
     sources=[
-        LESSON_000.quote(
-            "시도 1: 정수 인덱스 사용",
-            "문장이 길어지면 값이 무한히 커짐 (0, 1, 2, ..., 10000)",
-        ),
+        LESSON_000.quote("시도 1: 정수 인덱스 사용", "문장이 길어지면 값이 무한히 커짐 (0, 1, 2, ..., 10000)"),
         LESSON_000.quote("시도 1: 정수 인덱스 사용", "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"),
         LESSON_000.quote("시도 1: 정수 인덱스 사용", "위치 값이 10000이면 임베딩 정보를 압도해 버림"),
     ],
@@ -69,13 +65,6 @@ def _(p):
     p.step("lim_{p→∞} p²(1 − cos²) (sympy.limit; displayed)", sp.limit(pos**2 * remainder / (xx * yy), pos, sp.oo))
 
 
-def gaps(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """1 − cos between matching rows of x and y in float64, as ‖x̂ − ŷ‖²/2 (no cancellation near cos = 1)."""
-    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
-    y = y / np.linalg.norm(y, axis=-1, keepdims=True)
-    return np.sum((x - y) ** 2, axis=-1) / 2
-
-
 @st.composite
 def word_pairs_at_indices(draw: st.DrawFn) -> tuple[Batch, Batch, Batch]:
     """Rows (a, b, p) for a batched check: two words with entries in [−1, 1] and a distinct index p ∈ 2 … 10000."""
@@ -91,20 +80,8 @@ def gap_below_bound(t, words, d):
     p = np.asarray(words[2])
     x, y = (t.xp.to_float64(t.xp.array(np.asarray(v)[:, :d]) + t.xp.array(p[:, None])) for v in words[:2])
     bound = 2 * np.arcsin(1 / (p - 1)) ** 2
-    excess = np.maximum(gaps(x, y) - bound, 0.0)
+    excess = np.maximum(cosine_gaps(x, y) - bound, 0.0)
     t.close(excess, np.zeros_like(excess), scale=1.0, label="1 − cos beyond 2·asin(1/(p−1))²")
-
-
-def exact_gaps(a: np.ndarray, b: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """1 − cos(a + p·1, b + p·1) in float64 for every p in ``positions``."""
-    return gaps(a[None, :] + positions[:, None], b[None, :] + positions[:, None])
-
-
-def first_from(mask: np.ndarray, positions: np.ndarray) -> int | None:
-    """The first position from which ``mask`` holds at every later position searched."""
-    failing = np.flatnonzero(~mask)
-    start = 0 if failing.size == 0 else failing[-1] + 1
-    return int(positions[start]) if start < positions.size else None
 
 
 def word_pairs() -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -117,47 +94,25 @@ def word_pairs() -> dict[str, tuple[np.ndarray, np.ndarray]]:
 @claim.probe
 def indistinguishable_from(r):
     """From which position two different words become indistinguishable, per dtype (d_model = 64)."""
-    positions = np.arange(1, SEARCH + 1, dtype=np.float64)
-    thresholds = {}
-    curves = {}
-    for name, (a, b) in word_pairs().items():
-        gap = exact_gaps(a, b, positions)
-        variance = float(np.var(a - b))
-        found = {"variance of a − b": variance, "cos ≥ 0.99 from p": first_from(gap <= 0.01, positions)}
-        for dtype in FLOATS:
-            half_spacing = torch.finfo(getattr(torch, dtype)).eps / 4
-            key = f"{dtype}: exact cos rounds to 1.0 from p"
-            found[key] = first_from(gap <= half_spacing, positions)
-            if found[key] is None:
-                found[key] = f"≈ {math.sqrt(variance / (2 * half_spacing)):.3g} (asymptotic, beyond {SEARCH})"
-        for dtype in ("bfloat16", "float16"):
-            grid = np.arange(0.0, float(IDENTICAL_SEARCH))
-            same = np.all(rounded(a[None, :] + grid[:, None], dtype) == rounded(b[None, :] + grid[:, None], dtype), 1)
-            hits = np.flatnonzero(same)
-            first = int(hits[0]) if hits.size else None
-            found[f"{dtype}: rounded a + p·1 and b + p·1 identical, first at p"] = first
-            if first is not None:
-                found[f"{dtype}: share of p in [{first}, {IDENTICAL_SEARCH}) where identical"] = float(
-                    np.mean(same[first:])
-                )
-        found["1 − cos at p = 10000"] = float(exact_gaps(a, b, np.array([10_000.0]))[0])
-        thresholds[name] = found
-        sample = np.unique(np.geomspace(1, SEARCH, 120).round())
-        curves[name] = {"x": np.log10(sample).tolist(), "y": np.log10(exact_gaps(a, b, sample)).tolist()}
-    r.measure("thresholds per word pair (d_model = 64)", thresholds)
-    worst = thresholds["most different (a = ±1 alternating, b = −a)"]
+    pairs = word_pairs()
+    found = {name: merge_thresholds(a, b, SEARCH, IDENTICAL_SEARCH) for name, (a, b) in pairs.items()}
+    sample = np.unique(np.geomspace(1, SEARCH, 120).round())
+    curves = {name: (np.log10(sample), np.log10(index_gaps(a, b, sample))) for name, (a, b) in pairs.items()}
+    r.measure("thresholds per word pair (d_model = 64)", found)
+    worst = found["most different (a = ±1 alternating, b = −a)"]
     marks = {"cos ≥ 0.99": worst["cos ≥ 0.99 from p"]}
     marks |= {f"cos = 1 in {dt}": worst[f"{dt}: exact cos rounds to 1.0 from p"] for dt in ("bfloat16", "float16")}
     marks["cos = 1 in float32"] = worst["float32: exact cos rounds to 1.0 from p"]
     r.figure(
-        "integer-index-gap",
-        "lines",
-        "How fast two words merge under the integer index (d_model = 64)",
-        "log10(1 − cos similarity) of a + p·1 and b + p·1 against log10 p, falling with slope −2 for both the "
-        "most different pair and a random pair; marks at the positions (most different pair) where the "
-        "similarity passes 0.99 and where it rounds to 1 in bfloat16, float16 and float32.",
-        x_label="log10 position p",
-        y_label="log10(1 − cos)",
-        series=curves,
-        marks={label: math.log10(value) for label, value in marks.items()},
+        lines(
+            "integer-index-gap",
+            "How fast two words merge under the integer index (d_model = 64)",
+            "log10(1 − cos similarity) of a + p·1 and b + p·1 against log10 p, falling with slope −2 for both the "
+            "most different pair and a random pair; marks at the positions (most different pair) where the "
+            "similarity passes 0.99 and where it rounds to 1 in bfloat16, float16 and float32.",
+            curves,
+            x_label="log10 position p",
+            y_label="log10(1 − cos)",
+            marks={label: math.log10(value) for label, value in marks.items()},
+        )
     )

@@ -4,12 +4,12 @@ from fractions import Fraction
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import LOW_PRECISION, Claim
-from checks.reference import rounded
+from checks import LOW_PRECISION, Claim, given
+from checks.figures import lines
+from checks.precision import normalized_collisions
 from checks.strategies import Batch, as_batch, batch_size
 from checks.works import LESSON_000
 
@@ -23,10 +23,7 @@ claim = Claim(
         "(10 words: 1/9, 2/9, 3/9 rounded to two decimals), and its '2nd position' is index 1 (0.25 and 0.11)."
     ),
     sources=[
-        LESSON_000.quote(
-            SECTION,
-            "5단어 문장: [0.0, 0.25, 0.5, 0.75, 1.0] 10단어 문장: [0.0, 0.11, 0.22, 0.33, ...]",
-        ),
+        LESSON_000.quote(SECTION, "5단어 문장: [0.0, 0.25, 0.5, 0.75, 1.0] 10단어 문장: [0.0, 0.11, 0.22, 0.33, ...]"),
         LESSON_000.quote(SECTION, '같은 "2번째 위치"가 문장 길이에 따라 다른 값을 가짐'),
         LESSON_000.quote(SECTION, "5단어 문장의 2번째: 0.25"),
         LESSON_000.quote(SECTION, "10단어 문장의 2번째: 0.11"),
@@ -58,8 +55,8 @@ def document_lists(t, n):
     """arange(n)/(n−1) in the dtype, rounded to two decimals, is the document's list; its index 1 is '2번째'."""
     values = t.xp.to_float64(t.xp.arange(n) / (n - 1))
     printed = DOCUMENT_LISTS[n]
-    t.close(np.round(values[: len(printed)], 2), np.asarray(printed), scale=1.0, label=f"{n}-word list")
-    t.close(np.round(values[1], 2), SECOND[n], scale=1.0, label=f"index 1 of {n} words")
+    t.close_pe(np.round(values[: len(printed)], 2), np.asarray(printed), 1.0, label=f"{n}-word list")
+    t.close_pe(np.round(values[1], 2), SECOND[n], 1.0, label=f"index 1 of {n} words")
 
 
 @st.composite
@@ -80,8 +77,7 @@ def same_index_differs(t, rows):
     first, second = t.xp.array(j / (n - 1)), t.xp.array(j / (m - 1))
     # numerator and denominator are integers below 2⁵³, so one float64 division rounds the exact quotient once
     exact = (j * (m - n)).astype(np.float64) / ((n - 1) * (m - 1)).astype(np.float64)
-    scale = np.maximum(j / (n - 1), j / (m - 1))
-    t.close(first - second, exact, scale=scale, bound=2.0, label="difference")
+    t.close_pe(first - second, exact, np.maximum(j / (n - 1), j / (m - 1)), label="difference")
 
 
 @claim.probe
@@ -97,29 +93,25 @@ def document_numbers(r):
         "'2번째' read as index 1 (ordinal, first word = pos 0) vs index 2",
         {n: {"index 1": float(Fraction(1, n - 1)), "index 2": float(Fraction(2, n - 1))} for n in DOCUMENT_LISTS},
     )
-    shared = {}
-    for value in (Fraction(1, 4), Fraction(1, 2), Fraction(1)):
-        shared[str(value)] = [
+    shared = {
+        str(value): [
             f"index {value * (n - 1)} of {n} words" for n in range(2, 13) if (value * (n - 1)).denominator == 1
         ]
+        for value in (Fraction(1, 4), Fraction(1, 2), Fraction(1))
+    }
     r.measure("one value, different positions (n ≤ 12)", shared)
-    lengths = np.arange(2, 20_000, dtype=np.float64)
-    collide = {}
-    for dtype in (*LOW_PRECISION, "float32"):
-        second = rounded(1 / (lengths - 1), dtype)
-        same = np.flatnonzero(second[:-1] == second[1:])
-        collide[dtype] = (
-            f"n = {int(lengths[same[0]])} and {int(lengths[same[0]]) + 1}" if same.size else "none below 20000"
-        )
-    r.measure("first lengths n, n + 1 whose index-1 values round to the same number", collide)
-    series = {f"n = {n}": {"x": list(range(n)), "y": [j / (n - 1) for j in range(n)]} for n in (5, 10, 20)}
+    r.measure(
+        "first lengths n, n + 1 whose index-1 values round to the same number",
+        normalized_collisions((*LOW_PRECISION, "float32")),
+    )
     r.figure(
-        "normalized-positions",
-        "lines",
-        "Normalized position pos/(n−1) by sentence length",
-        "Three lines from 0 to 1: for 5, 10 and 20 words the value at the same index shrinks as the sentence grows "
-        "(index 1: 0.25, 0.11, 0.053).",
-        x_label="index pos",
-        y_label="pos/(n−1)",
-        series=series,
+        lines(
+            "normalized-positions",
+            "Normalized position pos/(n−1) by sentence length",
+            "Three lines from 0 to 1: for 5, 10 and 20 words the value at the same index shrinks as the sentence "
+            "grows (index 1: 0.25, 0.11, 0.053).",
+            {f"n = {n}": (range(n), [j / (n - 1) for j in range(n)]) for n in (5, 10, 20)},
+            x_label="index pos",
+            y_label="pos/(n−1)",
+        )
     )

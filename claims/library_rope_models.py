@@ -1,11 +1,18 @@
 """Which models use RoPE, decided on the installed transformers library: LLaMA's modeling code, and a count of the
 library's causal-LM architectures that rotate queries and keys (a proxy for "most LLMs")."""
 
-import numpy as np
 import torch
 
 from checks import FLOAT64, Claim
-from checks.models import causal_lm_architectures, gpt2, library_version, llama, position_table_rows
+from checks.models import (
+    causal_lm_architectures,
+    gpt2,
+    library_version,
+    llama,
+    position_table_rows,
+    rotary_modules,
+    shift_change,
+)
 from checks.reference import angle_scale, tolerance
 from checks.works import LESSON_000, LESSON_002, su_2021, touvron_2023
 
@@ -29,21 +36,11 @@ in_llama = Claim(
         "while GPT-2's (a learned table) do. ChatGPT's architecture is not published, so its half of the sentence "
         "cannot be checked."
     ),
-    sources=[
-        LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"),
-        LLAMA,
-    ],
+    sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"), LLAMA],
     expect="qualified",
 )
 
-SHIFTS = (1, 7, 100, 1000)
-LENGTH = 12
-
-
-def _hidden(model, tokens: torch.Tensor, shift: int) -> np.ndarray:
-    positions = torch.arange(tokens.shape[1])[None] + shift
-    with torch.no_grad():
-        return model(tokens, position_ids=positions).last_hidden_state.numpy()
+SHIFTS, LENGTH = (1, 7, 100, 1000), 12
 
 
 @in_llama.probe
@@ -56,13 +53,9 @@ def shifted_positions(r):
     tokens = torch.randint(0, 32, (1, LENGTH))
     for name, model in models.items():
         r.measure(f"{name}: learned position tables (rows)", position_table_rows(model))
-        r.measure(f"{name}: rotary modules", [n for n, m in model.named_modules() if "Rotary" in type(m).__name__])
-    changes, limits = {}, {}
-    for shift in SHIFTS:
-        changes[shift] = {
-            name: float(np.abs(_hidden(m, tokens, shift) - _hidden(m, tokens, 0)).max()) for name, m in models.items()
-        }
-        limits[shift] = tolerance(FLOAT64).at(angle_scale(LENGTH + shift))
+        r.measure(f"{name}: rotary modules", rotary_modules(model))
+    changes = {shift: {name: shift_change(model, tokens, shift) for name, model in models.items()} for shift in SHIFTS}
+    limits = {shift: tolerance(FLOAT64).at(angle_scale(LENGTH + shift)) for shift in SHIFTS}
     r.measure("largest change of a hidden state by shift s (LLaMA, GPT-2)", changes)
     r.measure("float64 tolerance by shift s", limits)
     moved = {s: c["LLaMA"] for s, c in changes.items() if c["LLaMA"] > limits[s]}
@@ -86,10 +79,7 @@ most_llms = Claim(
         "introduced by Su et al. (2021), RoFormer."
     ),
     sources=[
-        LESSON_002.quote(
-            "8. 그다음: RoPE",
-            "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)",
-        ),
+        LESSON_002.quote("8. 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
         ROFORMER,
     ],
     expect="holds",

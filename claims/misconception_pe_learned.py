@@ -1,9 +1,8 @@
 """Document 001 is right that "PE is a learned parameter" is a misconception, for fixed (sinusoidal) encodings only."""
 
-import torch
-
 from checks import Claim, Verdict
 from checks.rope import misconception_verdict
+from checks.training import learned_table_step
 from checks.works import LESSON_000, LESSON_001
 
 claim = Claim(
@@ -20,8 +19,7 @@ claim = Claim(
     sources=[
         LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),
         LESSON_000.quote(
-            "Sinusoidal vs 학습 가능한 위치 임베딩",
-            "학습 가능한 위치 임베딩 (Learned Positional Embedding):",
+            "Sinusoidal vs 학습 가능한 위치 임베딩", "학습 가능한 위치 임베딩 (Learned Positional Embedding):"
         ),
     ],
     depends=["pe.not-learned"],
@@ -35,14 +33,7 @@ POSITIONS, WIDTH = 512, 768
 @claim.derive
 def _(r, dependencies):
     verdict = misconception_verdict(r, dependencies)
-    torch.manual_seed(0)
-    table = torch.nn.Embedding(POSITIONS, WIDTH)
-    trainable = sum(p.numel() for p in table.parameters() if p.requires_grad)
-    before = table.weight.detach().clone()
-    optimizer = torch.optim.SGD(table.parameters(), lr=0.1)
-    table(torch.arange(8)).pow(2).mean().backward()
-    optimizer.step()
-    moved = float((table.weight.detach() - before).abs().max())
+    trainable, moved = learned_table_step(POSITIONS, WIDTH)
     r.measure("learned position table (512 × 768): trainable parameters", trainable)
     r.measure("largest change after one SGD step", moved)
     if trainable and moved > 0:

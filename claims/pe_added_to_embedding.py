@@ -2,11 +2,10 @@
 
 import numpy as np
 import torch
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim
-from checks.reference import NumpyBackend, Reference
+from checks import FLOAT32, Claim, given
+from checks.reference import EXACT
 from checks.strategies import d_models, vector_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
 
@@ -22,10 +21,7 @@ claim = Claim(
         LESSON_001.quote("1. Transformer 입력", "X = E + P"),
         LESSON_001.quote("1. Transformer 입력", "positional encoding은 embedding 차원과 동일해야 합니다."),
         LESSON_000.quote("입력 처리 전체 과정", "4. 최종 입력 = 임베딩 + PE:"),
-        LESSON_000.quote(
-            "PyTorch로 보는 Positional Encoding (참고용)",
-            "return x + self.pe[:, :x.size(1), :]",
-        ),
+        LESSON_000.quote("PyTorch로 보는 Positional Encoding (참고용)", "return x + self.pe[:, :x.size(1), :]"),
         LESSON_002.quote(
             "위치 인코딩 — sin과 cos를 함께 쓰는 이유",
             "그래서 Transformer는 위치마다 고유한 사인·코사인 무늬를 임베딩에 더합니다.",
@@ -36,13 +32,9 @@ claim = Claim(
         LESSON_001.quote("3. 위치 정보 직관", "embedding + position"),
         LESSON_001.quote("코드-수식 연결", "X = E + P\t`x = embedding + position`\t위치 정보 결합"),
         LESSON_000.quote(
-            "Sinusoidal Encoding의 장점",
-            "final_input = word_embedding + positional_encoding (의미 정보) + (위치 정보)",
+            "Sinusoidal Encoding의 장점", "final_input = word_embedding + positional_encoding (의미 정보) + (위치 정보)"
         ),
-        LESSON_000.quote(
-            "입력 처리 전체 과정",
-            '→ 이제 각 토큰이 "의미 + 위치" 정보를 모두 담고 있습니다!',
-        ),
+        LESSON_000.quote("입력 처리 전체 과정", '→ 이제 각 토큰이 "의미 + 위치" 정보를 모두 담고 있습니다!'),
         LESSON_000.quote("핵심 요약", "$ext{최종 입력} = ext{Word Embedding} + ext{Positional Encoding}$"),
     ],
     expect="holds",
@@ -55,7 +47,7 @@ def sum_is_entrywise(t, tokens, d):
     """Row j of X is E[j] + PE(pos_j), entry by entry, for tokens at any positions (E's entries in [−1, 1])."""
     embedding, at = np.asarray(tokens[0])[:, :d], tokens[1]
     summed = t.xp.array(embedding) + t.impl.sinusoidal(at, d)
-    expected = embedding + Reference(NumpyBackend("float64")).sinusoidal(at, d)
+    expected = embedding + EXACT.sinusoidal(at, d)
     t.close(summed, expected, scale=at + 1.0, bound=4.0, label="E + P")
 
 
@@ -81,11 +73,17 @@ def _outcome(embedding, encoding, window: int | None) -> str:
     return f"gives shape {tuple(summed.shape)}"
 
 
+def _outcomes(name: str, embedding: np.ndarray, encoding: np.ndarray) -> dict[str, str]:
+    """The outcome of one case in NumPy and in torch (the document's forward slices P to the sequence)."""
+    window = SEQUENCE if name.startswith("document forward") else None
+    torch_case = (torch.from_numpy(embedding), torch.from_numpy(encoding))
+    return {"numpy": _outcome(embedding, encoding, window), "torch": _outcome(*torch_case, window)}
+
+
 @claim.probe
 def shape_mismatches(r):
     """n = 5 positions, d_model = 8: which shapes of E and P raise, and which broadcast without a word."""
-    pe = Reference(NumpyBackend("float64")).sinusoidal(np.arange(WIDTH), WIDTH)
-    n, d = SEQUENCE, WIDTH
+    pe, n, d = EXACT.sinusoidal(np.arange(WIDTH), WIDTH), SEQUENCE, WIDTH
     cases = {
         "E (n, d) + P (n, d)": (np.zeros((n, d)), pe[:n]),
         "E (n, d) + P (n, d − 2)": (np.zeros((n, d)), pe[:n, : d - 2]),
@@ -98,13 +96,7 @@ def shape_mismatches(r):
         "E (b, n, d) + P (n, d) (a batch)": (np.zeros((2, n, d)), pe[:n]),
         "document forward: x (1, n, 1) + pe[:, :n, :] with pe (1, max_len, d)": (np.zeros((1, n, 1)), pe[None]),
     }
-    table = {}
-    for name, (e, p) in cases.items():
-        window = SEQUENCE if name.startswith("document forward") else None
-        table[name] = {
-            "numpy": _outcome(e, p, window),
-            "torch": _outcome(torch.from_numpy(e), torch.from_numpy(p), window),
-        }
+    table = {name: _outcomes(name, e, p) for name, (e, p) in cases.items()}
     r.measure("n = 5, d_model = 8: E + P per shape (numpy, torch)", table)
     matched = ("E (n, d) + P (n, d)", "E (b, n, d) + P (n, d) (a batch)")
     silent = [name for name, row in table.items() if "gives" in row["torch"] and name not in matched]

@@ -4,11 +4,11 @@ import re
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import lines
 from checks.formulas import w
-from checks.reference import NumpyBackend, Reference, chord_lengths, frequency_values, pair_chords
+from checks.reference import EXACT, chord_lengths, frequency_values, pair_chords
 from checks.strategies import d_models, position_batches
 from checks.works import LESSON_000, LESSON_002
 
@@ -40,8 +40,7 @@ claim = Claim(
         *(LESSON_000.quote(SECTION, row) for row in TABLE),
         LESSON_000.quote(SECTION, "Positional Encoding도 비슷합니다:"),
         LESSON_002.quote(
-            "2. 사인·코사인 위치 인코딩",
-            "왼쪽 열들은 빠르게 깜빡이고 오른쪽으로 갈수록 천천히 변합니다.",
+            "2. 사인·코사인 위치 인코딩", "왼쪽 열들은 빠르게 깜빡이고 오른쪽으로 갈수록 천천히 변합니다."
         ),
     ],
     expect="proved",
@@ -78,13 +77,8 @@ def _(p):
 def step_per_pair_is_its_chord(t, pos, d):
     """|PE(pos + 1) − PE(pos)| of pair i equals 2·sin(ω_i/2), whatever pos."""
     steps = pair_chords(t.xp.to_float64(t.impl.sinusoidal(pos, d)), t.xp.to_float64(t.impl.sinusoidal(pos + 1, d)))
-    t.close(
-        steps,
-        np.broadcast_to(chord_lengths(frequency_values(d), 1), steps.shape),
-        scale=pos + 1,
-        bound=2.0,
-        label="step of pair i",
-    )
+    chords = np.broadcast_to(chord_lengths(frequency_values(d), 1), steps.shape)
+    t.close_pe(steps, chords, pos + 1, label="step of pair i")
 
 
 @claim.probe
@@ -103,35 +97,37 @@ def table_and_columns(r):
         if not np.array_equal(changed, span % every == 0) or every != 2**j:
             r.counterexample(f"bit{j} does not change exactly every {every} steps", first=int(span[changed][0]))
     r.measure("checked for every pos in", "1 … 65535")
-    table = Reference(NumpyBackend("float64")).sinusoidal(np.arange(DEMO_POSITIONS), DEMO_D_MODEL)
+    columns_slow_down(r)
+
+
+def columns_slow_down(r):
+    """Demo 2's heatmap: the mean step of each pair and column over its 60 positions, beside a counter's bits."""
+    table = EXACT.sinusoidal(np.arange(DEMO_POSITIONS), DEMO_D_MODEL)
     columns = np.mean(np.abs(np.diff(table, axis=0)), axis=0)
     pairs = pair_chords(table[:-1], table[1:]).mean(axis=0)
     r.measure("demo 2 (d_model 64, 60 positions): mean step of pair i, first and last four", [*pairs[:4], *pairs[-4:]])
     if np.any(np.diff(pairs) >= 0):
-        r.counterexample("a pair's mean step does not shrink from left to right", steps=pairs.tolist())
+        r.counterexample("a pair's mean step does not shrink from left to right", steps=pairs)
     bits = 2.0 ** -np.arange(4)
-    eight = chord_lengths(frequency_values(8), 1)
-    r.measure("bits 0…3: changes per step", bits.tolist())
-    r.measure("d_model = 8 (4 pairs, as many as the 4 bits): step of pair i", eight.tolist())
+    r.measure("bits 0…3: changes per step", bits)
+    r.measure("d_model = 8 (4 pairs, as many as the 4 bits): step of pair i", chord_lengths(frequency_values(8), 1))
     within = int(np.sum(np.diff(columns) >= 0))
     r.measure("columns (not pairs) whose mean step is not below the column to their left", within)
-    pair_axis = list(range(DEMO_D_MODEL // 2))
+    pair_axis = np.arange(DEMO_D_MODEL // 2)
+    series = {"pair i: chord": (pair_axis, pairs), "sin column 2i": (pair_axis, columns[0::2])}
+    series |= {"cos column 2i + 1": (pair_axis, columns[1::2]), "bit j of a counter": (np.arange(4), bits)}
     r.figure(
-        "columns-slow-down",
-        "lines",
-        "Left columns flicker, right columns change slowly (demo 2: d_model 64, 60 positions)",
-        f"Mean change per step over positions 0–59, by pair i: the pair's step (chord) falls steadily from "
-        f"{pairs[0]:.2f} at i = 0 to {pairs[-1]:.1e} at i = 31; its sin column (2i) changes from {columns[0]:.2f} to "
-        f"{columns[-2]:.1e}, its cos column (2i + 1) from {columns[1]:.2f} to {columns[-1]:.1e} (near pos 0 a slow cos "
-        f"hardly moves, so {within} columns change more than their left neighbour); bit j of a binary counter "
-        "changes on 2^−j of the steps.",
-        x_label="pair i (columns 2i and 2i + 1) / bit j",
-        y_label="mean change per step",
-        series={
-            "pair i: chord": {"x": pair_axis, "y": pairs.tolist()},
-            "sin column 2i": {"x": pair_axis, "y": columns[0::2].tolist()},
-            "cos column 2i + 1": {"x": pair_axis, "y": columns[1::2].tolist()},
-            "bit j of a counter": {"x": list(range(4)), "y": bits.tolist()},
-        },
-        log_y=True,
+        lines(
+            "columns-slow-down",
+            "Left columns flicker, right columns change slowly (demo 2: d_model 64, 60 positions)",
+            f"Mean change per step over positions 0–59, by pair i: the pair's step (chord) falls steadily from "
+            f"{pairs[0]:.2f} at i = 0 to {pairs[-1]:.1e} at i = 31; its sin column (2i) changes from {columns[0]:.2f} "
+            f"to {columns[-2]:.1e}, its cos column (2i + 1) from {columns[1]:.2f} to {columns[-1]:.1e} (near pos 0 a "
+            f"slow cos hardly moves, so {within} columns change more than their left neighbour); bit j of a binary "
+            "counter changes on 2^−j of the steps.",
+            series,
+            x_label="pair i (columns 2i and 2i + 1) / bit j",
+            y_label="mean change per step",
+            log_y=True,
+        )
     )

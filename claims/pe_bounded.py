@@ -3,9 +3,8 @@
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import FLOATS, Claim
+from checks import FLOATS, Claim, given
 from checks.lesson import numpy_encoding
 from checks.reference import table_in
 from checks.strategies import d_models, position_batches
@@ -51,40 +50,40 @@ def entries_within_one(t, pos, d):
 
 def every_finite(dtype: torch.dtype) -> torch.Tensor:
     """Every finite value of a 16-bit float type, from its 65,536 bit patterns."""
-    patterns = torch.arange(-(2**15), 2**15, dtype=torch.int32).to(torch.int16)
-    values = patterns.view(dtype)
+    values = torch.arange(-(2**15), 2**15, dtype=torch.int32).to(torch.int16).view(dtype)
     return values[torch.isfinite(values)]
+
+
+def sin_cos_extremes(name: str) -> dict[str, object]:
+    """sin and cos of every finite input of a 16-bit type: the largest |value|, how many are exactly ±1."""
+    inputs = every_finite(getattr(torch, name))
+    found = {"inputs": inputs.numel()}
+    for function in (torch.sin, torch.cos):
+        values = function(inputs).double().abs()
+        found[f"torch {function.__name__}: max |value|"] = values.max()
+        found[f"torch {function.__name__}: values exactly ±1"] = (values == 1).sum()
+    if name == "float16":
+        found |= {f"numpy {f.__name__}: max |value|": np.max(np.abs(f(inputs.numpy()))) for f in (np.sin, np.cos)}
+    return found
+
+
+def table_extremes(dtype: str) -> dict[str, object]:
+    """PE in the dtype at positions 0, 7, …, 65499, d_model = 64: its largest |entry|, how many are exactly ±1."""
+    table = np.abs(table_in(dtype, np.arange(0, FLOAT16_MAX, 7), 64))
+    return {"max |PE|": np.max(table), "entries exactly ±1": np.sum(table == 1)}
 
 
 @claim.probe
 def exhaustive_and_document(r):
     """sin and cos of every finite bfloat16/float16 input; wide tables; the document's own table."""
-    exhaustive = {}
-    for name in ("bfloat16", "float16"):
-        inputs = every_finite(getattr(torch, name))
-        found = {"inputs": int(inputs.numel())}
-        for function in (torch.sin, torch.cos):
-            values = function(inputs).double()
-            found[f"torch {function.__name__}: max |value|"] = float(values.abs().max())
-            found[f"torch {function.__name__}: values exactly ±1"] = int((values.abs() == 1).sum())
-        if name == "float16":
-            numpy_inputs = inputs.numpy()
-            for function in (np.sin, np.cos):
-                found[f"numpy {function.__name__}: max |value|"] = float(np.max(np.abs(function(numpy_inputs))))
-        exhaustive[name] = found
+    exhaustive = {name: sin_cos_extremes(name) for name in ("bfloat16", "float16")}
     r.measure("every finite 16-bit input", exhaustive)
-    tables = {}
-    for dtype in FLOATS:
-        table = table_in(dtype, np.arange(0, FLOAT16_MAX, 7), 64)
-        tables[dtype] = {
-            "max |PE|": float(np.max(np.abs(table))),
-            "entries exactly ±1": int(np.sum(np.abs(table) == 1)),
-        }
+    tables = {dtype: table_extremes(dtype) for dtype in FLOATS}
     r.measure("PE in each dtype, positions 0, 7, …, 65499, d_model = 64", tables)
     document = numpy_encoding(50, 64)
     r.measure(
         "document 000's positional_encoding(50, 64)",
-        {"min": float(document.min()), "max": float(document.max()), "printed": "값 범위: [-1.000, 1.000]"},
+        {"min": document.min(), "max": document.max(), "printed": "값 범위: [-1.000, 1.000]"},
     )
     over = {name: found for name, found in exhaustive.items() if any(v > 1 for k, v in found.items() if "max" in k)}
     over |= {dtype: found for dtype, found in tables.items() if found["max |PE|"] > 1}

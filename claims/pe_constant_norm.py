@@ -3,11 +3,10 @@
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
 from checks.formulas import d_model, i, omega, pairs_sum, pos
-from checks.reference import NumpyBackend, Reference
+from checks.reference import EXACT
 from checks.strategies import d_models, position_batches
 from checks.works import LESSON_002
 
@@ -24,10 +23,7 @@ claim = Claim(
             "쌍마다 $\\sin^2 + \\cos^2 = 1$이므로 위치 벡터 전체의 길이는 위치와 상관없이 항상 "
             "$\\sqrt{d_{model}/2}$입니다.",
         ),
-        LESSON_002.quote(
-            "정리",
-            "③ 벡터 길이가 일정하고",
-        ),
+        LESSON_002.quote("정리", "③ 벡터 길이가 일정하고"),
     ],
     expect="qualified",
 )
@@ -50,20 +46,16 @@ def norm_is_constant(t, pos, d):
 @claim.probe
 def odd_d_model(r):
     """Odd d_model, with the last column a lone sin as in document 000's code."""
-    reference = Reference(NumpyBackend("float64"))
-    spread = {}
-    for d in (3, 5, 7, 63):
-        norms = np.linalg.norm(reference.sinusoidal(np.arange(2000), d), axis=1)
-        spread[d] = (float(norms.min()), float(norms.max()), float(np.sqrt(d / 2)))
+    norms = {d: np.linalg.norm(EXACT.sinusoidal(np.arange(2000), d), axis=1) for d in (3, 5, 7, 63)}
+    spread = {d: (n.min(), n.max(), np.sqrt(d / 2)) for d, n in norms.items()}
     r.measure("odd d_model: (min, max, √(d/2)) of ‖PE(pos)‖ over pos < 2000", spread)
     low, high, target = spread[5]
     if high - low > 1e-6:
+        varies = {"d_model": 5, "min_norm": low, "max_norm": high}
         r.condition(
             "d_model must be even: with odd d_model the last sin has no cos partner and "
             f"‖PE(pos)‖ varies with pos (d_model=5: {low:.4f} … {high:.4f}, never constant √2.5={target:.4f})",
-            d_model=5,
-            min_norm=low,
-            max_norm=high,
+            **varies,
         )
 
 

@@ -3,11 +3,11 @@
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import example, given
 
-from checks import Claim
+from checks import Claim, example, given
+from checks.figures import lines
 from checks.formulas import k, pos, w
-from checks.reference import NumpyBackend, Reference, dot
+from checks.reference import EXACT, dot
 from checks.strategies import as_batch, position_offset_batches, with_frequencies
 from checks.works import LESSON_002
 
@@ -30,34 +30,13 @@ claim = Claim(
             "줄면 다른 쪽이 그만큼 늘어나는 시소처럼 움직여서, 더한 값은 늘 일정합니다.",
         ),
         LESSON_002.quote(BOX, "두 단어는 항상 1칸 떨어져 있습니다(ω = 0.5, k = 1)."),
-        LESSON_002.quote(
-            BOX,
-            "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "오른쪽은 “두 바늘이 얼마나 같은 쪽을 보는가”입니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "세로끼리 곱하고(cos·cos), 가로끼리 곱해서(sin·sin) 더한 값, 즉 내적입니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "같은 방향이면 1, 직각이면 0, 정반대면 −1이 나옵니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "왼쪽은 그 값이 두 바늘 사이의 각도(A − B)만으로 정해진다고 말합니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "바늘이 각각 어디를 가리키는지는 상관없습니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "한쪽만 쓰면(sin만 쓰면) 출렁이는 값이 그대로 남습니다.",
-        ),
+        LESSON_002.quote(BOX, "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다."),
+        LESSON_002.quote(BOX, "오른쪽은 “두 바늘이 얼마나 같은 쪽을 보는가”입니다."),
+        LESSON_002.quote(BOX, "세로끼리 곱하고(cos·cos), 가로끼리 곱해서(sin·sin) 더한 값, 즉 내적입니다."),
+        LESSON_002.quote(BOX, "같은 방향이면 1, 직각이면 0, 정반대면 −1이 나옵니다."),
+        LESSON_002.quote(BOX, "왼쪽은 그 값이 두 바늘 사이의 각도(A − B)만으로 정해진다고 말합니다."),
+        LESSON_002.quote(BOX, "바늘이 각각 어디를 가리키는지는 상관없습니다."),
+        LESSON_002.quote(BOX, "한쪽만 쓰면(sin만 쓰면) 출렁이는 값이 그대로 남습니다."),
     ],
     expect="proved",
 )
@@ -81,19 +60,14 @@ def _(p):
 
 ROUNDED_TERMS = 2
 """Two rounded products, each at most 1, and their sum: one pair's share of checks.similarity.dot_scale."""
-FLOAT16_SUM_ABOVE_ONE = {"place": 63, "k": 6, "w": 0.0027384196342643613}
-"""Found by the dense sweep (ω_i of d_model 512): in float16 the sum rounds to 1.000977 against cos(ωk) = 0.999865,
-1.11e-3 off, beyond a tolerance that left out the rounded products (1.01e-3)."""
+FLOAT16_SUM_ABOVE_ONE = (as_batch([[63, 6]]), as_batch([0.0027384196342643613]))
+"""(place, k) = (63, 6) at w = 0.00273… (an ω_i of d_model 512), found by the dense sweep: in float16 the sum rounds
+to 1.000977 against cos(ωk) = 0.999865, 1.11e-3 off, beyond a tolerance that left out the rounded products (1.01e-3)."""
 
 
 @claim.check(batched=True)
 @given(at=with_frequencies(position_offset_batches()))
-@example(
-    at=(
-        as_batch([[FLOAT16_SUM_ABOVE_ONE["place"], FLOAT16_SUM_ABOVE_ONE["k"]]]),
-        as_batch([FLOAT16_SUM_ABOVE_ONE["w"]]),
-    )
-)
+@example(at=FLOAT16_SUM_ABOVE_ONE)
 def products_swing_sum_stays(t, at):
     """Rows (place, k) with a frequency w each: the two products swing with place, their sum is cos(w k)."""
     (place, k), w = np.asarray(at[0], dtype=np.float64).T, np.asarray(at[1])
@@ -114,33 +88,30 @@ def box_setting(r):
     ahead, here = BOX_OMEGA * (place + BOX_K), BOX_OMEGA * place
     sin_product, cos_product = np.sin(ahead) * np.sin(here), np.cos(ahead) * np.cos(here)
     total = sin_product + cos_product
-    r.measure("ω=0.5, k=1: (min, max) of sin A sin B over p", (float(sin_product.min()), float(sin_product.max())))
-    r.measure("ω=0.5, k=1: (min, max) of cos A cos B over p", (float(cos_product.min()), float(cos_product.max())))
-    r.measure("ω=0.5, k=1: (min, max) of the sum over p", (float(total.min()), float(total.max())))
-    r.measure("cos(ω k) = cos(0.5)", float(np.cos(BOX_OMEGA * BOX_K)))
+    r.measure("ω=0.5, k=1: (min, max) of sin A sin B over p", (sin_product.min(), sin_product.max()))
+    r.measure("ω=0.5, k=1: (min, max) of cos A cos B over p", (cos_product.min(), cos_product.max()))
+    r.measure("ω=0.5, k=1: (min, max) of the sum over p", (total.min(), total.max()))
+    r.measure("cos(ω k) = cos(0.5)", np.cos(BOX_OMEGA * BOX_K))
     r.measure(
         "largest |Δ(sin A sin B) + Δ(cos A cos B)| between neighbouring p (the see-saw)",
-        float(np.max(np.abs(np.diff(sin_product) + np.diff(cos_product)))),
+        np.max(np.abs(np.diff(sin_product) + np.diff(cos_product))),
     )
-    reference = Reference(NumpyBackend("float64"))
-    pe = reference.sinusoidal([5, 8, 100, 103], 64)
-    r.measure(
-        "d_model=64: PE(5)·PE(8), PE(100)·PE(103)",
-        (float(dot(reference, pe[0], pe[1])), float(dot(reference, pe[2], pe[3]))),
-    )
+    pe = EXACT.sinusoidal([5, 8, 100, 103], 64)
+    r.measure("d_model=64: PE(5)·PE(8), PE(100)·PE(103)", (dot(EXACT, pe[0], pe[1]), dot(EXACT, pe[2], pe[3])))
     r.figure(
-        "see-saw",
-        "lines",
-        "Both products swing with p; their sum stays at cos(0.5)",
-        alt="Over p from 0 to 40, sin A sin B and cos A cos B oscillate in opposite phase between about −0.06 and "
-        "0.94, while their sum is a flat line at cos(0.5) ≈ 0.878.",
-        x_label="reference position p (ω = 0.5, k = 1)",
-        y_label="value",
-        series={
-            "sin A sin B": {"x": place.tolist(), "y": sin_product.tolist()},
-            "cos A cos B": {"x": place.tolist(), "y": cos_product.tolist()},
-            "sum = cos(A − B)": {"x": place.tolist(), "y": total.tolist()},
-        },
+        lines(
+            "see-saw",
+            "Both products swing with p; their sum stays at cos(0.5)",
+            "Over p from 0 to 40, sin A sin B and cos A cos B oscillate in opposite phase between about −0.06 and "
+            "0.94, while their sum is a flat line at cos(0.5) ≈ 0.878.",
+            {
+                "sin A sin B": (place, sin_product),
+                "cos A cos B": (place, cos_product),
+                "sum = cos(A − B)": (place, total),
+            },
+            x_label="reference position p (ω = 0.5, k = 1)",
+            y_label="value",
+        )
     )
 
 

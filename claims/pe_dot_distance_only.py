@@ -3,14 +3,14 @@
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
 from checks.formulas import k, omega, pairs_sum, pos, w
-from checks.reference import NumpyBackend, Reference, dot, dot_scale, similarity_curve
+from checks.reference import EXACT, dot, similarity_curve
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_001, LESSON_002
 
+SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 claim = Claim(
     id="pe.dot-distance-only",
     title="The dot product of two PE vectors depends only on their distance",
@@ -19,12 +19,9 @@ claim = Claim(
         "contains no pos, and k and −k give the same value."
     ),
     sources=[
+        LESSON_002.quote(SECTION, "두 위치 벡터의 내적은 쌍별로 $\\sin a\\sin b + \\cos a\\cos b = \\cos(a-b)$가 되어"),
         LESSON_002.quote(
-            "6. 크기는 일정하고, 내적은 거리만 본다",
-            "두 위치 벡터의 내적은 쌍별로 $\\sin a\\sin b + \\cos a\\cos b = \\cos(a-b)$가 되어",
-        ),
-        LESSON_002.quote(
-            "6. 크기는 일정하고, 내적은 거리만 본다",
+            SECTION,
             "오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 위치가 아니라 두 단어 "
             "사이의 거리 k에만 의존합니다.",
         ),
@@ -57,43 +54,35 @@ def dot_product_is_distance_only(t, at, d):
     here, expected = t.impl.sinusoidal(pos, d), similarity_curve(d, k)
     for other, label in ((pos + k, "PE(pos)·PE(pos+k)"), (pos - k, "PE(pos)·PE(pos−k)")):
         there = t.impl.sinusoidal(other, d)
-        t.close(dot(t.impl, here, there), expected, scale=dot_scale(d, pos, other), bound=float(d), label=label)
+        t.close_dot(dot(t.impl, here, there), expected, d, pos, other, label=label)
 
 
 @claim.probe
 def free_of_position(r):
     """d_model = 64, k = 3: the dot product at 200 positions spreads only by rounding."""
-    reference = Reference(NumpyBackend("float64"))
-    pe = reference.sinusoidal(np.arange(-3, 203), 64)  # row j is position j − 3
+    pe = EXACT.sinusoidal(np.arange(-3, 203), 64)  # row j is position j − 3
     here, ahead, behind = pe[3:203], pe[6:206], pe[0:200]
     forward, backward = np.sum(here * ahead, axis=1), np.sum(here * behind, axis=1)
-    r.measure("d_model=64, k=3: Σ cos(ω_i·3)", float(similarity_curve(64, [3])[0]))
-    r.measure("d_model=64, k=3: spread of PE(pos)·PE(pos+3) over pos < 200", float(np.ptp(forward)))
+    r.measure("d_model=64, k=3: Σ cos(ω_i·3)", similarity_curve(64, [3])[0])
+    r.measure("d_model=64, k=3: spread of PE(pos)·PE(pos+3) over pos < 200", np.ptp(forward))
     r.measure(
-        "d_model=64: largest |PE(pos)·PE(pos+3) − PE(pos)·PE(pos−3)| over pos < 200",
-        float(np.abs(forward - backward).max()),
+        "d_model=64: largest |PE(pos)·PE(pos+3) − PE(pos)·PE(pos−3)| over pos < 200", np.abs(forward - backward).max()
     )
 
 
 @claim.probe
 def odd_d_model(r):
     """Odd d_model, the last column a lone sin as in document 000's code: the dot product depends on pos."""
-    reference = Reference(NumpyBackend("float64"))
     d, step = 5, 3
-    pe = reference.sinusoidal(np.arange(2000 + step), d)
+    pe = EXACT.sinusoidal(np.arange(2000 + step), d)
     dots = np.sum(pe[:2000] * pe[step:], axis=1)
-    spread = float(np.ptp(dots))
-    r.measure(
-        "odd d_model=5, k=3: (min, max) of PE(pos)·PE(pos+3) over pos < 2000", (float(dots.min()), float(dots.max()))
-    )
-    if spread > 1e-6:
+    r.measure("odd d_model=5, k=3: (min, max) of PE(pos)·PE(pos+3) over pos < 2000", (dots.min(), dots.max()))
+    if np.ptp(dots) > 1e-6:
+        varies = {"d_model": d, "k": step, "min_dot": dots.min(), "max_dot": dots.max()}
         r.condition(
             "d_model must be even: with odd d_model the last sin has no cos partner and PE(pos)·PE(pos+k) "
             f"depends on pos (d_model=5, k=3: {dots.min():.4f} … {dots.max():.4f} over pos < 2000)",
-            d_model=d,
-            k=step,
-            min_dot=float(dots.min()),
-            max_dot=float(dots.max()),
+            **varies,
         )
 
 

@@ -1,11 +1,10 @@
 """The example PE vectors of the input walkthrough are the formula's values for d_model = 4 only."""
 
 import numpy as np
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import Claim
-from checks.reference import NumpyBackend, Reference, frequency_values
+from checks import Claim, given
+from checks.reference import EXACT, frequency_values
 from checks.works import LESSON_000
 
 SECTION = "입력 처리 전체 과정"
@@ -46,49 +45,44 @@ claim = Claim(
 @given(pos=st.sampled_from(sorted(PRINTED_PE)))
 def printed_values_at_d_model_4(t, pos):
     pe = t.impl.sinusoidal([pos], SOLVED_D_MODEL)[0, :3]
-    exact = Reference(NumpyBackend("float64")).sinusoidal([pos], SOLVED_D_MODEL)[0, :3]
-    t.close(pe, exact, scale=pos, bound=2.0, label=f"PE({pos})[:3], d_model=4")
+    t.close_pe(pe, EXACT.sinusoidal([pos], SOLVED_D_MODEL)[0, :3], pos, label=f"PE({pos})[:3], d_model=4")
     rounded = np.round(t.xp.to_float64(pe), 2)
     if not np.array_equal(rounded, PRINTED_PE[pos]):
         raise AssertionError(f"PE({pos})[:3] in {t.dtype} rounds to {rounded.tolist()}, printed {PRINTED_PE[pos]}")
 
 
-def first_entries(d_model: int, pos: int) -> list[float]:
-    return np.round(Reference(NumpyBackend("float64")).sinusoidal([pos], d_model)[0, :3], 2).tolist()
+def first_entries(d_model: int, pos: int) -> np.ndarray:
+    """PE(pos)[:3] at this d_model, rounded to 2 decimals as printed."""
+    return np.round(EXACT.sinusoidal([pos], d_model)[0, :3], 2)
 
 
 @claim.probe
 def solve_d_model(r):
     """Every d_model 1 … 1024 whose PE(1), PE(2) round to the printed entries (the third entry decides)."""
-    fits = [d for d in range(1, 1025) if all(first_entries(d, pos) == list(PRINTED_PE[pos]) for pos in PRINTED_PE)]
+    fits = [d for d in range(1, 1025) if all(np.array_equal(first_entries(d, p), PRINTED_PE[p]) for p in PRINTED_PE)]
     r.measure("d_model 1…1024 whose first three entries round as printed", fits)
-    r.measure(
-        "ω_1 = 10000^(−2/d_model) for d_model = 4, 64, 512", {d: float(frequency_values(d)[1]) for d in (4, 64, 512)}
-    )
+    r.measure("ω_1 = 10000^(−2/d_model) for d_model = 4, 64, 512", {d: frequency_values(d)[1] for d in (4, 64, 512)})
     r.measure(
         "PE(1)[:3] rounded, d_model = 64 (the lesson's code) and 512", {d: first_entries(d, 1) for d in (64, 512)}
     )
     if fits != [SOLVED_D_MODEL]:
         r.counterexample("no d_model, or another one, reproduces the printed vectors", fits=fits)
         return
+    lesson = {"fits": fits, "d_model_64": first_entries(64, 1), "d_model_512": first_entries(512, 1)}
     r.condition(
         "the printed vectors hold only for d_model = 4, which the walkthrough never states (it says 'd_model 차원 "
         "벡터'; the lesson's code uses 64, its formula section 512): the third entry sin(1/10000^(2/d_model)) "
-        f"rounds to 0.01 only for d_model = 4; d_model = 64 gives {first_entries(64, 1)[2]} and 512 gives "
-        f"{first_entries(512, 1)[2]}",
-        fits=fits,
-        d_model_64=first_entries(64, 1),
-        d_model_512=first_entries(512, 1),
+        f"rounds to 0.01 only for d_model = 4; d_model = 64 gives {lesson['d_model_64'][2]} and 512 gives "
+        f"{lesson['d_model_512'][2]}",
+        **lesson,
     )
 
 
 @claim.probe
 def final_input(r):
     """Step 4: token j + its position's PE, entry by entry (the quoted lines are built from steps 2 and 3)."""
-    totals = {token: np.round(np.add(EMBEDDINGS[token], PRINTED_PE[token - 1]), 10).tolist() for token in EMBEDDINGS}
+    totals = {token: np.round(np.add(EMBEDDINGS[token], PRINTED_PE[token - 1]), 10) for token in EMBEDDINGS}
     r.measure("step 4 sums, token → first three entries", totals)
-    exact = Reference(NumpyBackend("float64")).sinusoidal([0, 1, 2], SOLVED_D_MODEL)[:, :3]
-    r.measure(
-        "largest |printed PE − formula (d_model = 4)| over the nine entries",
-        float(np.max(np.abs(np.array([PRINTED_PE[p] for p in PRINTED_PE]) - exact))),
-    )
+    printed = np.array([PRINTED_PE[p] for p in PRINTED_PE])
+    exact = EXACT.sinusoidal([0, 1, 2], SOLVED_D_MODEL)[:, :3]
+    r.measure("largest |printed PE − formula (d_model = 4)| over the nine entries", np.max(np.abs(printed - exact)))

@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import lines
 from checks.reference import chord_lengths, frequency_values, pair_chords
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_002
@@ -61,13 +61,7 @@ def chord_depends_on_distance_only(t, at, d):
     pos, distance = at.T
     here, there = (t.xp.to_float64(t.impl.sinusoidal(rows, d)) for rows in (pos, pos + distance))
     expected = chord_lengths(frequency_values(d)[None, :], distance[:, None])
-    t.close(
-        pair_chords(here, there),
-        expected,
-        scale=abs(pos) + abs(distance) + 1,
-        bound=2.0,
-        label="chord of pair i",
-    )
+    t.close_pe(pair_chords(here, there), expected, pos, distance, 1, label="chord of pair i")
 
 
 @claim.probe
@@ -75,29 +69,29 @@ def fast_and_slow(r):
     """d_model = 512: neighbour chords of the fastest and slowest pairs, far positions the fast pair confuses, and
     where the slow pair stops separating."""
     frequencies = frequency_values(D_MODEL)
-    fast, slow = float(frequencies[0]), float(frequencies[-1])
+    fast, slow = frequencies[0], frequencies[-1]
     r.measure("ω_0, ω_255 (rad per position)", (fast, slow))
-    r.measure(
-        "neighbour chord (of at most 2): fastest, slowest",
-        (float(chord_lengths(fast, 1)), float(chord_lengths(slow, 1))),
-    )
+    r.measure("neighbour chord (of at most 2): fastest, slowest", (chord_lengths(fast, 1), chord_lengths(slow, 1)))
     distances = np.arange(FAR, 1001)
-    fast_chords = chord_lengths(fast, distances)
-    confused = distances[fast_chords < CONFUSED]
-    r.measure(f"fastest pair: distances {FAR}…1000 whose chord < {CONFUSED}", confused[:8].tolist())
-    r.measure(
-        "fastest pair: the nearest of them, its chord", (int(confused[0]), float(chord_lengths(fast, confused[0])))
-    )
+    confused = distances[chord_lengths(fast, distances) < CONFUSED]
+    r.measure(f"fastest pair: distances {FAR}…1000 whose chord < {CONFUSED}", confused[:8])
+    r.measure("fastest pair: the nearest of them, its chord", (confused[0], chord_lengths(fast, confused[0])))
     if confused.size == 0 or chord_lengths(fast, 1) < 0.5:
         r.counterexample("the fastest pair does not separate neighbours and confuse far positions")
+    slow_pair_separates_up_to_half_a_turn(r, slow)
+    r.figure(dials_figure(fast, slow))
+
+
+def slow_pair_separates_up_to_half_a_turn(r, slow):
+    """The slowest dial's chord grows with the distance up to half its period, then falls back."""
     half_turn = math.pi / slow
     r.measure("slowest pair: half period π/ω_255 (positions)", half_turn)
     far = np.array([1, 10, 100, 1000, 10000, 30000])
-    r.measure("slowest pair: chord at distance 1, 10, 100, 1000, 10000, 30000", chord_lengths(slow, far).tolist())
+    r.measure("slowest pair: chord at distance 1, 10, 100, 1000, 10000, 30000", chord_lengths(slow, far))
     past = np.array([half_turn * 1.5, 2 * math.pi / slow - 1])
     r.measure(
         "slowest pair: chord at 1.5 half-periods, and at one period − 1 (as near as a neighbour)",
-        chord_lengths(slow, past).tolist(),
+        chord_lengths(slow, past),
     )
     r.condition(
         f"the slowest pair separates far positions only up to half its period, π/ω = {half_turn:,.0f} positions at "
@@ -106,20 +100,20 @@ def fast_and_slow(r):
         half_period=half_turn,
         d_model=D_MODEL,
     )
+
+
+def dials_figure(fast, slow):
+    """The chord between pos and pos + Δ for Δ = 1 … 200 on the fastest and the slowest dial, on a log scale."""
     span = np.arange(1, 201)
     fast_span, slow_span = chord_lengths(fast, span), chord_lengths(slow, span)
-    r.figure(
+    return lines(
         "fast-and-slow",
-        "lines",
         "Chord between pos and pos + Δ on the fastest and the slowest dial (d_model 512)",
         f"On a log scale: the fastest pair's chord is {fast_span[0]:.2f} at Δ = 1 and keeps swinging between "
         f"{fast_span.min():.3f} and {fast_span.max():.2f} as it wraps every 6.3 positions; the slowest pair's chord "
         f"starts at {slow_span[0]:.1e} and rises steadily to {slow_span[-1]:.3f} at Δ = {span[-1]}.",
+        {"pair 0 (fastest)": (span, fast_span), "pair 255 (slowest)": (span, slow_span)},
         x_label="distance Δ (positions)",
         y_label="chord |PE_i(pos + Δ) − PE_i(pos)|",
-        series={
-            "pair 0 (fastest)": {"x": span.tolist(), "y": fast_span.tolist()},
-            "pair 255 (slowest)": {"x": span.tolist(), "y": slow_span.tolist()},
-        },
         log_y=True,
     )

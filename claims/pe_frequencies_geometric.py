@@ -3,9 +3,9 @@
 import math
 
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import lines
 from checks.formulas import BASE, d_model, i, omega
 from checks.reference import frequency_values
 from checks.strategies import d_models
@@ -30,10 +30,7 @@ claim = Claim(
         LESSON_002.quote(SECTION, "d_model = 512 기준, 256쌍 중 일부."),
         LESSON_000.quote("직관적 이해: 이진수와의 유사성", "낮은 차원: 빠르게 변하는 sin/cos (bit0처럼)"),
         LESSON_000.quote("직관적 이해: 이진수와의 유사성", "높은 차원: 느리게 변하는 sin/cos (bit3처럼)"),
-        LESSON_002.quote(
-            "7. 시계가 여러 개인 이유",
-            "쌍이 $d_{model}/2$개이니 시계도 그만큼 있고, 각각 속도가 다릅니다.",
-        ),
+        LESSON_002.quote(SECTION, "쌍이 $d_{model}/2$개이니 시계도 그만큼 있고, 각각 속도가 다릅니다."),
     ],
     expect="qualified",
 )
@@ -68,31 +65,35 @@ def each_is_the_last_times_the_ratio(t, d):
     t.close(stored[1:], stored[:-1] * 10000 ** (-2 / d), label="ω_{i+1}")
 
 
+def table_row(pair: int, omega: float) -> dict[str, float]:
+    """One row of §7's table: pair i's ω_i, its period, and the angle between neighbours in radians and degrees."""
+    return {
+        "pair i": pair,
+        "ω_i": omega,
+        "period (positions)": 2 * math.pi / omega,
+        "neighbour angle (rad)": omega,
+        "neighbour angle (°)": math.degrees(omega),
+    }
+
+
 @claim.probe
 def section_seven_table(r):
     """§7's table for d_model = 512 and the slowest period as a function of d_model."""
     frequencies = frequency_values(512)
-    rows = [
-        {
-            "pair i": index,
-            "ω_i": float(frequencies[index]),
-            "period (positions)": 2 * math.pi / float(frequencies[index]),
-            "neighbour angle (rad)": float(frequencies[index]),
-            "neighbour angle (°)": math.degrees(float(frequencies[index])),
-        }
-        for index in TABLE_PAIRS
-    ]
-    r.measure("§7 table, d_model = 512", rows)
+    r.measure("§7 table, d_model = 512", [table_row(pair, float(frequencies[pair])) for pair in TABLE_PAIRS])
     r.measure("fastest period 2π", 2 * math.pi)
-    sizes = [4, 8, 16, 32, 64, 128, 256, 360, 512, 1024, 2048, 4096]
-    share = {d: 10000 ** (1 - 2 / d) for d in sizes}
+    slowest_period_by_d_model(r)
+
+
+def slowest_period_by_d_model(r):
+    """How near the slowest period 2π·10000^(1 − 2/d_model) comes to 2π × 10000, by d_model."""
+    share = {d: 10000 ** (1 - 2 / d) for d in (4, 8, 16, 32, 64, 128, 256, 360, 512, 1024, 2048, 4096)}
     r.measure("slowest period / 2π = 10000^(1 − 2/d_model)", {d: round(v, 1) for d, v in share.items()})
     r.measure(
         "period ratio between neighbouring pairs, 10000^(2/d_model)", {d: 10000 ** (2 / d) for d in (16, 64, 512)}
     )
     r.measure("d_model at which that ratio would be 2 (binary counter)", 2 * math.log2(10000))
-    needed = 2 * math.log(10000) / -math.log(NEAR)
-    smallest = math.ceil(needed / 2) * 2
+    smallest = math.ceil(2 * math.log(10000) / -math.log(NEAR) / 2) * 2
     r.measure("smallest d_model with slowest period ≥ 95 % of 2π × 10000", smallest)
     r.condition(
         "'almost 2π × 10000' needs a large d_model: the slowest period is 2π·10000^(1 − 2/d_model) = "
@@ -103,13 +104,14 @@ def section_seven_table(r):
         d_model_16=share[16],
     )
     r.figure(
-        "slowest-period",
-        "lines",
-        "Slowest clock's period / 2π against d_model",
-        "10000^(1 − 2/d_model) rises from 100 at d_model = 4 to 9647 at 512 and 9955 at 4096, approaching but never "
-        "reaching 10000; a mark at d_model = 512.",
-        x_label="log2 d_model",
-        y_label="period / 2π",
-        series={"slowest period / 2π": {"x": [math.log2(d) for d in sizes], "y": list(share.values())}},
-        marks={"d_model = 512": 9.0},
+        lines(
+            "slowest-period",
+            "Slowest clock's period / 2π against d_model",
+            "10000^(1 − 2/d_model) rises from 100 at d_model = 4 to 9647 at 512 and 9955 at 4096, approaching but "
+            "never reaching 10000; a mark at d_model = 512.",
+            {"slowest period / 2π": ([math.log2(d) for d in share], list(share.values()))},
+            x_label="log2 d_model",
+            y_label="period / 2π",
+            marks={"d_model = 512": 9.0},
+        )
     )

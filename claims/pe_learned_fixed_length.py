@@ -2,11 +2,10 @@
 
 import numpy as np
 import torch
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks import FLOAT32, FLOAT64, Claim
+from checks import FLOAT32, FLOAT64, Claim, given
 from checks.models import bert, gpt2, library_version, longest_accepted, position_table_rows
 from checks.strategies import Batch, as_batch, batch_size, d_models
 from checks.works import LESSON_000
@@ -43,7 +42,7 @@ def tables_and_positions(draw: st.DrawFn) -> Batch:
 @given(rows=tables_and_positions(), d=d_models(even=True, high=64))
 def table_stops_formula_goes_on(t, rows, d):
     """Positions up to 2048 exceed float16's and bfloat16's meaningful position limit, so float64 and float32 only."""
-    for length, position in rows.tolist():
+    for length, position in rows:
         try:
             t.xp.zeros(length, d)[position]
         except IndexError:

@@ -2,12 +2,12 @@
 
 import numpy as np
 import torch
-from hypothesis import given
 
-from checks import FLOAT32, FLOAT64, FLOATS, Claim
+from checks import FLOAT32, FLOAT64, FLOATS, Claim, given
+from checks.figures import lines
 from checks.lesson import torch_module_cases
 from checks.precision import find_boundary, pe_value_errors
-from checks.reference import NumpyBackend, Reference, shifted_rows
+from checks.reference import EXACT, shifted_rows
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_000
 
@@ -38,8 +38,7 @@ claim = Claim(
             "수학적으로 자연스럽게 계산 가능!",
         ),
         LESSON_000.quote(
-            SECTION,
-            "학습하지 않은 긴 문장에도 적용할 수 있음 (다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음)",
+            SECTION, "학습하지 않은 긴 문장에도 적용할 수 있음 (다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음)"
         ),
     ],
     expect="qualified",
@@ -55,22 +54,19 @@ def properties_past_training(t, at, d):
     here, there = t.impl.sinusoidal(pos, d), t.impl.sinusoidal(pos + k, d)
     norms, expected = t.xp.sqrt(t.xp.sum(here * here, axis=-1)), np.full(len(pos), np.sqrt(d / 2))
     t.close(norms, expected, scale=pos, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
-    t.close(shifted_rows(t.ref, here, k), there, scale=pos + np.abs(k), bound=2.0, label="M_k PE(pos) = PE(pos+k)")
+    t.close_pe(shifted_rows(t.ref, here, k), there, pos, k, label="M_k PE(pos) = PE(pos+k)")
 
 
 @claim.probe
 def document_class(r):
     """Document 000's PositionalEncoding (one subprocess): sequences of 512 and 513 with max_len 512, 1024, 5000."""
     cases = torch_module_cases(DOCUMENT_CASES)
-    r.measure(
-        "(d_model, max_len, seq_len) → forward error",
-        {str(case): outcome.error for case, outcome in cases.items()},
-    )
+    r.measure("(d_model, max_len, seq_len) → forward error", {case: outcome.error for case, outcome in cases.items()})
     built = cases[(D_MODEL, 1024, TRAINED + 1)]
-    exact = Reference(NumpyBackend("float64")).sinusoidal([TRAINED, TRAINED + 1], D_MODEL)
+    exact = EXACT.sinusoidal([TRAINED, TRAINED + 1], D_MODEL)
     r.measure(
         "document class (float32), max_len 1024: largest |pe − float64 formula| at positions 512, 513",
-        np.abs(built.pe[0, TRAINED : TRAINED + 2] - exact).max(axis=1).tolist(),
+        np.abs(built.pe[0, TRAINED : TRAINED + 2] - exact).max(axis=1),
     )
     failed = {case: outcome.error for case, outcome in cases.items() if outcome.error}
     if set(failed) != {(D_MODEL, TRAINED, TRAINED + 1), (D_MODEL, 5000, 5001)}:
@@ -96,29 +92,27 @@ def first_collision(dtype: str) -> int:
     return candidate
 
 
+def precision_in(dtype: str, samples: torch.Tensor) -> tuple[np.ndarray, dict[str, object], torch.Tensor]:
+    """One dtype: the largest errors at positions 511, 512, 513; where they leave the tolerance (find_boundary);
+    the error at each sample position (NaN and overflow drawn as 2, zero as 1e−17 on the log scale)."""
+    error_at = pe_value_errors(dtype, "low", D_MODEL)
+    at_training = error_at(torch.tensor([TRAINED - 1.0, TRAINED, TRAINED + 1.0], dtype=torch.float64)).numpy()
+    boundary = find_boundary(error_at, dtype, "low", D_MODEL // 2, scale=1.0, swept=2**12, reach=REACH)
+    found = {name: getattr(boundary, name) for name in ("holds_up_to", "first_failure", "tolerance", "method")}
+    return at_training, found, torch.nan_to_num(error_at(samples), nan=2.0, posinf=2.0).clamp_min(1e-17)
+
+
 @claim.probe
 def precision_past_training(r):
     """Per dtype, angles formed in the dtype as the reference does, d_model = 64, on the CPU."""
-    errors, boundaries, curve = {}, {}, {}
     samples = torch.from_numpy(np.unique(np.geomspace(1, REACH, 200).round()))
-    for dtype in FLOATS:
-        error_at = pe_value_errors(dtype, "low", D_MODEL)
-        at_training = error_at(torch.tensor([TRAINED - 1.0, TRAINED, TRAINED + 1.0], dtype=torch.float64))
-        errors[dtype] = at_training.tolist()
-        boundary = find_boundary(error_at, dtype, "low", D_MODEL // 2, scale=1.0, swept=2**12, reach=REACH)
-        boundaries[dtype] = {
-            "holds_up_to": boundary.holds_up_to,
-            "first_failure": boundary.first_failure,
-            "tolerance": boundary.tolerance,
-            "method": boundary.method,
-        }
-        measured = torch.nan_to_num(error_at(samples), nan=2.0, posinf=2.0)
-        curve[dtype] = {"x": samples.tolist(), "y": measured.clamp_min(1e-17).tolist()}
+    measured = {dtype: precision_in(dtype, samples) for dtype in FLOATS}
+    errors, boundaries = ({dtype: found[n] for dtype, found in measured.items()} for n in (0, 1))
     collisions = {dtype: first_collision(dtype) for dtype in ("float32", "bfloat16", "float16")}
     r.measure("largest |PE_dtype − PE_float64| at positions 511, 512, 513", errors)
     r.measure("last position within tolerance(dtype) (torch.testing's atol + rtol)", boundaries)
     r.measure("first position that the dtype rounds onto its predecessor", collisions)
-    r.measure("bfloat16 rounds 513 to", float(torch.tensor(513.0).to(torch.bfloat16)))
+    r.measure("bfloat16 rounds 513 to", torch.tensor(513.0).to(torch.bfloat16))
     r.measure("float16 overflows (inf) from position", float(torch.finfo(torch.float16).max) + 16)
     r.measure(
         "notation",
@@ -128,28 +122,40 @@ def precision_past_training(r):
     low = [d for d in ("float16", "bfloat16") if errors[d][2] > boundaries[d]["tolerance"]]
     if low:
         r.condition(
-            "computed in float16 or bfloat16 (angles in the dtype) the values at position 513 are not the formula's: "
-            + "; ".join(
-                f"{d}: error {errors[d][2]:.3g} > tolerance {boundaries[d]['tolerance']:.3g}, within tolerance only "
-                f"up to position {boundaries[d]['holds_up_to']}"
-                for d in low
-            )
-            + f"; bfloat16 even rounds position 513 to 512 (positions collide from {collisions['bfloat16']}, "
-            f"float16 from {collisions['float16']}); float32 stays near its tolerance ({errors['float32'][2]:.2g} at "
-            f"513, first above {boundaries['float32']['tolerance']:.3g} at {boundaries['float32']['first_failure']})",
+            half_precision_fails(low, errors, boundaries, collisions),
             errors_at_513={d: errors[d][2] for d in FLOATS},
             holds_up_to={d: boundaries[d]["holds_up_to"] for d in FLOATS},
             collisions=collisions,
         )
-    r.figure(
+    r.figure(error_figure({dtype: (samples, found[2]) for dtype, found in measured.items()}))
+
+
+def half_precision_fails(low, errors, boundaries, collisions) -> str:
+    """The condition: float16 and bfloat16 miss the formula at position 513; float32 stays near its tolerance."""
+    per_dtype = "; ".join(
+        f"{d}: error {errors[d][2]:.3g} > tolerance {boundaries[d]['tolerance']:.3g}, within tolerance only "
+        f"up to position {boundaries[d]['holds_up_to']}"
+        for d in low
+    )
+    return (
+        "computed in float16 or bfloat16 (angles in the dtype) the values at position 513 are not the formula's: "
+        + per_dtype
+        + f"; bfloat16 even rounds position 513 to 512 (positions collide from {collisions['bfloat16']}, "
+        f"float16 from {collisions['float16']}); float32 stays near its tolerance ({errors['float32'][2]:.2g} at "
+        f"513, first above {boundaries['float32']['tolerance']:.3g} at {boundaries['float32']['first_failure']})"
+    )
+
+
+def error_figure(curves) -> object:
+    """The largest error by position per dtype, log-log, with the training length marked."""
+    return lines(
         "error-past-training",
-        "lines",
         "Largest |PE_dtype(pos) − PE_float64(pos)| by position, d_model = 64",
-        alt="Errors grow roughly in proportion to the position; float16 and bfloat16 pass 0.01 long before the "
+        "Errors grow roughly in proportion to the position; float16 and bfloat16 pass 0.01 long before the "
         "training length 512 (marked); float16 overflows past 65504 (drawn as 2).",
+        curves,
         x_label="position (log)",
         y_label="largest error (log)",
-        series=curve,
         marks={"training length 512": float(TRAINED)},
         log_x=True,
         log_y=True,

@@ -4,12 +4,12 @@ import itertools
 import re
 
 import numpy as np
-from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import lines
 from checks.lesson import lesson_script
-from checks.reference import dot, dot_scale, first_increase, similarity_curve
+from checks.reference import dot, first_increase, similarity_curve
 from checks.works import LESSON_000
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
@@ -34,13 +34,8 @@ claim = Claim(
 @given(k=st.integers(0, LESSON_MAX_LEN - 1))
 def lesson_similarity_curve(t, k):
     rows = t.impl.sinusoidal([0, k], LESSON_D_MODEL)
-    t.close(
-        dot(t.impl, rows[0], rows[1]),
-        float(similarity_curve(LESSON_D_MODEL, [k])[0]),
-        scale=dot_scale(LESSON_D_MODEL, 0, k),
-        bound=float(LESSON_D_MODEL),
-        label="PE(0)·PE(k), d_model=64",
-    )
+    expected = float(similarity_curve(LESSON_D_MODEL, [k])[0])
+    t.close_dot(dot(t.impl, rows[0], rows[1]), expected, LESSON_D_MODEL, 0, k, label="PE(0)·PE(k), d_model=64")
 
 
 @claim.probe
@@ -51,7 +46,7 @@ def lesson_printout(r):
     printed = {int(q): float(v) for p, q, v in PRINTED.findall(run.stdout) if p == "0"}
     formula = similarity_curve(LESSON_D_MODEL, list(printed))
     r.measure("printed PE(0)·PE(k)", printed)
-    r.measure("Σ cos(ω_i k), d_model=64", dict(zip(printed, np.round(formula, 6).tolist(), strict=True)))
+    r.measure("Σ cos(ω_i k), d_model=64", dict(zip(printed, np.round(formula, 6), strict=True)))
     if sorted(printed) != [1, 2, 5, 10, 20, 49] or np.max(np.abs(np.array(list(printed.values())) - formula)) > 5e-4:
         r.counterexample("the lesson's printed similarities are not Σ cos(ω_i k) at 3 decimals", printed=printed)
     values = [printed[p] for p in sorted(printed)]
@@ -65,23 +60,10 @@ def monotonicity(r):
     distances, far_k = np.arange(1001), np.arange(20_001)
     curves = {d: similarity_curve(d, distances) for d in (LESSON_D_MODEL, 512)}
     far_curves = {d: similarity_curve(d, far_k) for d in curves}
-    first = {d: first_increase(c) for d, c in curves.items()}
-    r.measure("first k with PE(0)·PE(k) > PE(0)·PE(k−1)", first)
-    r.measure(
-        "values around the first rise",
-        {d: (float(curves[d][first[d] - 1]), float(curves[d][first[d]])) for d in curves if first[d]},
-    )
+    first = first_rises(r, curves)
     lesson = curves[LESSON_D_MODEL][:LESSON_MAX_LEN]
-    rises = (np.nonzero(np.diff(lesson) > 0)[0] + 1).tolist()
-    r.measure("d_model=64, k < 50: the k where the curve rises", rises)
-    beaten = {near: int(np.nonzero(lesson > lesson[near])[0].max()) for near in (1, 2, 5, 10, 20)}
-    r.measure("d_model=64, printed k: the farthest k < 50 that is more similar to position 0", beaten)
-    lowest = {d: int(np.argmin(c)) for d, c in far_curves.items()}
-    rebound = {d: lowest[d] + int(np.argmax(c[lowest[d] :])) for d, c in far_curves.items()}
-    r.measure(
-        "k = 0 … 20000: (k of the minimum, minimum, k of the highest value after it, that value)",
-        {d: (lowest[d], float(c[lowest[d]]), rebound[d], float(c[rebound[d]])) for d, c in far_curves.items()},
-    )
+    rises, beaten = rises_within_the_lesson(r, lesson)
+    lowest, rebound = far_away(r, far_curves)
     if first[LESSON_D_MODEL] is not None:
         far = beaten[20]
         r.condition(
@@ -96,29 +78,64 @@ def monotonicity(r):
             rises_below_50=rises,
             more_similar_than_printed=beaten,
         )
-    short = distances[:101]
+    draw_curves(r, distances, curves, far_k, far_curves, first)
+
+
+def draw_curves(r, distances, curves, far_k, far_curves, first):
+    """The similarity over k = 0 … 100 with the first rises marked, and over k = 0 … 20000 (every 100th k)."""
     r.figure(
-        "similarity-vs-distance",
-        "lines",
-        "Cosine similarity PE(0)·PE(k)/(d_model/2) over k = 0 … 100",
-        alt="Both curves fall from 1 but not monotonically: the d_model = 64 curve first rises at k = "
-        f"{first[64]}, the d_model = 512 curve at k = {first[512]}; the marks show those boundaries.",
-        x_label="distance k",
-        y_label="PE(0)·PE(k) / (d_model/2)",
-        series={f"d_model = {d}": {"x": short.tolist(), "y": (c[:101] / (d / 2)).tolist()} for d, c in curves.items()},
-        marks={f"first rise, d_model = {d}": float(k) for d, k in first.items() if k is not None},
+        similarity_lines(
+            "similarity-vs-distance",
+            "Cosine similarity PE(0)·PE(k)/(d_model/2) over k = 0 … 100",
+            "Both curves fall from 1 but not monotonically: the d_model = 64 curve first rises at k = "
+            f"{first[64]}, the d_model = 512 curve at k = {first[512]}; the marks show those boundaries.",
+            distances[:101],
+            {d: c[:101] for d, c in curves.items()},
+            marks={f"first rise, d_model = {d}": float(k) for d, k in first.items() if k is not None},
+        )
     )
-    step = slice(None, None, 100)
     r.figure(
-        "similarity-long-range",
-        "lines",
-        "Cosine similarity PE(0)·PE(k)/(d_model/2) over k = 0 … 20000 (every 100th k)",
-        alt="Over long distances the similarity dips below zero and climbs back: far positions are not "
-        "always less similar.",
-        x_label="distance k",
-        y_label="PE(0)·PE(k) / (d_model/2)",
-        series={
-            f"d_model = {d}": {"x": far_k[step].tolist(), "y": (c[step] / (d / 2)).tolist()}
-            for d, c in far_curves.items()
-        },
+        similarity_lines(
+            "similarity-long-range",
+            "Cosine similarity PE(0)·PE(k)/(d_model/2) over k = 0 … 20000 (every 100th k)",
+            "Over long distances the similarity dips below zero and climbs back: far positions are not "
+            "always less similar.",
+            far_k[::100],
+            {d: c[::100] for d, c in far_curves.items()},
+        )
     )
+
+
+def first_rises(r, curves):
+    """The first k where PE(0)·PE(k) rises, per d_model, and the values on either side of it."""
+    first = {d: first_increase(c) for d, c in curves.items()}
+    r.measure("first k with PE(0)·PE(k) > PE(0)·PE(k−1)", first)
+    around = {d: (curves[d][first[d] - 1], curves[d][first[d]]) for d in curves if first[d]}
+    r.measure("values around the first rise", around)
+    return first
+
+
+def rises_within_the_lesson(r, lesson):
+    """d_model = 64, k < 50: the steps where the curve rises, and the farthest k beating each printed k."""
+    rises = np.nonzero(np.diff(lesson) > 0)[0] + 1
+    r.measure("d_model=64, k < 50: the k where the curve rises", rises)
+    beaten = {near: np.nonzero(lesson > lesson[near])[0].max() for near in (1, 2, 5, 10, 20)}
+    r.measure("d_model=64, printed k: the farthest k < 50 that is more similar to position 0", beaten)
+    return rises, beaten
+
+
+def far_away(r, far_curves):
+    """k = 0 … 20000: the minimum of each curve and the highest value after it."""
+    lowest = {d: np.argmin(c) for d, c in far_curves.items()}
+    rebound = {d: lowest[d] + np.argmax(c[lowest[d] :]) for d, c in far_curves.items()}
+    r.measure(
+        "k = 0 … 20000: (k of the minimum, minimum, k of the highest value after it, that value)",
+        {d: (lowest[d], c[lowest[d]], rebound[d], c[rebound[d]]) for d, c in far_curves.items()},
+    )
+    return lowest, rebound
+
+
+def similarity_lines(name, title, alt, k, curves, **options):
+    """PE(0)·PE(k)/(d_model/2) against k, one line per d_model (the cosine similarity)."""
+    series = {f"d_model = {d}": (k, c / (d / 2)) for d, c in curves.items()}
+    return lines(name, title, alt, series, x_label="distance k", y_label="PE(0)·PE(k) / (d_model/2)", **options)

@@ -54,10 +54,7 @@ claim = Claim(
         "embedding moves, and pe is still saved in the state_dict."
     ),
     sources=[
-        LESSON_001.quote(
-            "2. Sinusoidal Positional Encoding",
-            "positional encoding은 학습 파라미터가 아닙니다.",
-        ),
+        LESSON_001.quote("2. Sinusoidal Positional Encoding", "positional encoding은 학습 파라미터가 아닙니다."),
         LESSON_000.quote("PyTorch로 보는 Positional Encoding (참고용)", 'self.register_buffer("pe", pe)'),
     ],
     expect="holds",

@@ -5,11 +5,11 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import lines
 from checks.formulas import d_model, omega, pairs_sum, pos
-from checks.reference import NumpyBackend, Reference
+from checks.reference import EXACT
 from checks.strategies import d_models, vector_batches
 from checks.works import LESSON_000
 
@@ -23,13 +23,9 @@ claim = Claim(
         "entries are of order one (uniform [−1, 1]: 1.22; N(0, 1): 0.71); small-init embeddings are swamped."
     ),
     sources=[
+        LESSON_000.quote(SECTION, "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"),
         LESSON_000.quote(
-            SECTION,
-            "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처",
-        ),
-        LESSON_000.quote(
-            SECTION,
-            "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
+            SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
         ),
     ],
     expect="qualified",
@@ -107,41 +103,47 @@ def cosine_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.sum(x * y, axis=1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
 
 
+def norm_ratios(d: int):
+    """(initialisation, median ‖PE‖/‖E‖, mean cos(E + PE, E)) of WORDS words at positions 0 … WORDS − 1."""
+    pe = EXACT.sinusoidal(np.arange(WORDS), d)
+    for name, words in embeddings(d).items():
+        ratio = float(np.median(np.linalg.norm(pe, axis=1) / np.linalg.norm(words, axis=1)))
+        yield name, ratio, float(np.mean(cosine_rows(words + pe, words)))
+
+
+def integer_index(words: np.ndarray) -> dict[int, dict[str, float]]:
+    """The integer index p·1 added to the words instead of PE (d_model = 512): its norm ratio and cosine."""
+    return {
+        p: {
+            "median ‖p·1‖/‖E‖": round(float(np.median(p * math.sqrt(512) / np.linalg.norm(words, axis=1))), 1),
+            "mean cos(E + p·1, E)": round(float(np.mean(cosine_rows(words + p, words))), 4),
+        }
+        for p in (10, 100, 10_000)
+    }
+
+
 @claim.probe
 def ratios(r):
     """‖PE‖/‖E‖ and how much of the word's direction survives E + PE, per initialisation and d_model."""
-    reference = Reference(NumpyBackend("float64"))
-    table, series = {}, {}
-    for d in D_MODELS:
-        pe = reference.sinusoidal(np.arange(WORDS), d)
-        for name, words in embeddings(d).items():
-            ratio = float(np.median(np.linalg.norm(pe, axis=1) / np.linalg.norm(words, axis=1)))
-            kept = float(np.mean(cosine_rows(words + pe, words)))
-            table.setdefault(name, {})[d] = {"median ‖PE‖/‖E‖": round(ratio, 4), "mean cos(E + PE, E)": round(kept, 4)}
-            series.setdefault(name, {"x": [], "y": []})
-            series[name]["x"].append(d)
-            series[name]["y"].append(ratio)
+    rows = [(name, d, ratio, kept) for d in D_MODELS for name, ratio, kept in norm_ratios(d)]
+    table = {}
+    for name, d, ratio, kept in rows:
+        table.setdefault(name, {})[d] = {"median ‖PE‖/‖E‖": round(ratio, 4), "mean cos(E + PE, E)": round(kept, 4)}
     r.measure("per initialisation and d_model (256 words at positions 0–255)", table)
     words = embeddings(512)["uniform [−1, 1]"]
-    index = {}
-    for p in (10, 100, 10_000):
-        shifted = words + p
-        index[p] = {
-            "median ‖p·1‖/‖E‖": round(float(np.median(p * math.sqrt(512) / np.linalg.norm(words, axis=1))), 1),
-            "mean cos(E + p·1, E)": round(float(np.mean(cosine_rows(shifted, words))), 4),
-        }
-    r.measure("integer index p·1 beside uniform [−1, 1] words, d_model = 512", index)
+    r.measure("integer index p·1 beside uniform [−1, 1] words, d_model = 512", integer_index(words))
     r.figure(
-        "pe-to-word-norm",
-        "lines",
-        "‖PE‖/‖E‖ by embedding initialisation",
-        "Median norm ratio of PE to the word embedding against d_model: flat near 1.2 for uniform [−1, 1] and 0.71 "
-        "for nn.Embedding's N(0, 1), growing as √(d_model/2) for N(0, 1/d_model), flat near 35 for N(0, 0.02²).",
-        x_label="d_model",
-        y_label="‖PE‖/‖E‖",
-        series=series,
+        lines(
+            "pe-to-word-norm",
+            "‖PE‖/‖E‖ by embedding initialisation",
+            "Median norm ratio of PE to the word embedding against d_model: flat near 1.2 for uniform [−1, 1] and 0.71 "
+            "for nn.Embedding's N(0, 1), growing as √(d_model/2) for N(0, 1/d_model), flat near 35 for N(0, 0.02²).",
+            {name: (D_MODELS, [ratio for at, _, ratio, _ in rows if at == name]) for name in table},
+            x_label="d_model",
+            y_label="‖PE‖/‖E‖",
+        )
     )
-    swamped = {name: rows[512] for name, rows in table.items() if rows[512]["median ‖PE‖/‖E‖"] > SWAMPED}
+    swamped = {name: by_d[512] for name, by_d in table.items() if by_d[512]["median ‖PE‖/‖E‖"] > SWAMPED}
     if swamped:
         r.condition(
             "PE's norm is √(d_model/2) whatever the word, so 'scales are similar' needs embedding entries of "

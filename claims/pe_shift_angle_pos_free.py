@@ -5,11 +5,11 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import Figure, lines, scatter
 from checks.formulas import k, pos
-from checks.reference import NumpyBackend, Reference, angle_scale, clockwise_turn, frequency_values
+from checks.reference import EXACT, clockwise_turn, frequency_values
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_002
 
@@ -23,20 +23,14 @@ claim = Claim(
     ),
     sources=[
         LESSON_002.quote(
-            SECTION,
-            "pos에서 pos+k로 가면 각도가 $\\omega_i k$만큼 늘어납니다. 이 증가량에는 pos가 들어 있지 않습니다.",
+            SECTION, "pos에서 pos+k로 가면 각도가 $\\omega_i k$만큼 늘어납니다. 이 증가량에는 pos가 들어 있지 않습니다."
+        ),
+        LESSON_002.quote(SECTION, "바늘이 지금 3시에 있든 8시에 있든 “30° 더 돌려라”라는 명령은 같습니다."),
+        LESSON_002.quote(
+            "데모 4 · d_model = 16의 시계 8개", "pos 슬라이더를 움직여 보세요. 바늘은 돌지만 호의 길이는 그대로입니다."
         ),
         LESSON_002.quote(
-            SECTION,
-            "바늘이 지금 3시에 있든 8시에 있든 “30° 더 돌려라”라는 명령은 같습니다.",
-        ),
-        LESSON_002.quote(
-            "데모 4 · d_model = 16의 시계 8개",
-            "pos 슬라이더를 움직여 보세요. 바늘은 돌지만 호의 길이는 그대로입니다.",
-        ),
-        LESSON_002.quote(
-            "cos(A − B) 공식은 무엇을 말하나",
-            "위치 인코딩에서 사이각은 “몇 칸 떨어졌나”(k)로 정해집니다.",
+            "cos(A − B) 공식은 무엇을 말하나", "위치 인코딩에서 사이각은 “몇 칸 떨어졌나”(k)로 정해집니다."
         ),
         LESSON_002.quote("4. 시계 바늘: 원 위의 한 점", "데모 4 · d_model = 16의 시계 8개"),
     ],
@@ -74,62 +68,58 @@ def same_turn_at_two_positions(t, at, d):
     turned = k[:, None] * frequency_values(d)[None, :]
     expected = (np.cos(turned), np.sin(turned))
     for start, label in ((pos, "at pos"), (other, "at the other position")):
-        scale = angle_scale(start, start + k)
         cosine, sine = clockwise_turn(t.impl.sinusoidal(start, d), t.impl.sinusoidal(start + k, d))
-        t.close(cosine, expected[0], scale=scale, bound=2.0, label=f"cos of the turn {label}")
-        t.close(sine, expected[1], scale=scale, bound=2.0, label=f"sin of the turn {label}")
+        t.close_angle(cosine, expected[0], start, start + k, label=f"cos of the turn {label}")
+        t.close_angle(sine, expected[1], start, start + k, label=f"sin of the turn {label}")
+
+
+def arcs_at(start: int) -> np.ndarray:
+    """The clockwise turn in degrees of each of demo 4's clocks from pos = start to start + k (float64)."""
+    rows = EXACT.sinusoidal([start, start + DEMO_K], DEMO_D_MODEL)
+    cosine, sine = clockwise_turn(rows[0], rows[1])
+    return np.degrees(np.arctan2(sine, cosine))
+
+
+def clocks(rows: np.ndarray) -> Figure:
+    """Demo 4's eight dials in two rows of four (x = sin, y = cos) with the hands of ``rows`` (pos, pos + k)."""
+    centres = np.array([(3.0 * (index % 4), -3.0 * (index // 4)) for index in range(DEMO_D_MODEL // 2)])
+    circle = np.linspace(0.0, 2 * math.pi, DIAL_POINTS, endpoint=False)
+    dial = (np.add.outer(centres[:, 0], np.sin(circle)).ravel(), np.add.outer(centres[:, 1], np.cos(circle)).ravel())
+    hands = {f"hand at pos = {DEMO_POS}": rows[0], f"hand at pos + k = {DEMO_POS + DEMO_K}": rows[1]}
+    tips = {label: (centres[:, 0] + row[0::2], centres[:, 1] + row[1::2]) for label, row in hands.items()}
+    return scatter(
+        "demo-4-clocks",
+        "Demo 4: the 8 clocks of d_model = 16, pos = 0 and pos + k = 2",
+        "Eight unit dials in two rows of four (clock i = 0 … 7 left to right, top row first), x = sin, y = cos. "
+        "At pos = 0 every hand points to 12 o'clock; at pos + 2 clock i has turned clockwise by 2ω_i: "
+        "about 115° for clock 0, then less and less, to about 0.04° for clock 7.",
+        {"dial": dial, **tips},
+        x_label="sin (offset per clock)",
+        y_label="cos (offset per clock)",
+    )
 
 
 @claim.probe
 def demo_four(r):
     """Demo 4 (d_model = 16, 8 clocks, k = 2): hands at pos and pos + k, and the arc at several pos."""
-    reference = Reference(NumpyBackend("float64"))
-    arcs = {}
-    for start in PROBE_POSITIONS:
-        rows = reference.sinusoidal([start, start + DEMO_K], DEMO_D_MODEL)
-        cosine, sine = clockwise_turn(rows[0], rows[1])
-        arcs[start] = np.degrees(np.arctan2(sine, cosine))
+    arcs = {start: arcs_at(start) for start in PROBE_POSITIONS}
     expected = np.degrees(DEMO_K * frequency_values(DEMO_D_MODEL))
-    r.measure("arc ω_i·k in degrees per clock (k = 2), from ω_i", np.round(expected, 4).tolist())
+    r.measure("arc ω_i·k in degrees per clock (k = 2), from ω_i", np.round(expected, 4))
     r.measure(
         "largest difference of the measured arc from ω_i·k, per pos (degrees)",
         {start: float(np.max(np.abs(arc - expected))) for start, arc in arcs.items()},
     )
-    rows = reference.sinusoidal([DEMO_POS, DEMO_POS + DEMO_K], DEMO_D_MODEL)
-    centres = [(3.0 * (index % 4), -3.0 * (index // 4)) for index in range(DEMO_D_MODEL // 2)]
-    circle = np.linspace(0.0, 2 * math.pi, DIAL_POINTS, endpoint=False)
-    dial = {
-        "x": [cx + float(v) for cx, _ in centres for v in np.sin(circle)],
-        "y": [cy + float(v) for _, cy in centres for v in np.cos(circle)],
-    }
-    tips = {}
-    for row, label in ((rows[0], f"hand at pos = {DEMO_POS}"), (rows[1], f"hand at pos + k = {DEMO_POS + DEMO_K}")):
-        tips[label] = {
-            "x": [cx + float(x) for (cx, _), x in zip(centres, row[0::2], strict=True)],
-            "y": [cy + float(y) for (_, cy), y in zip(centres, row[1::2], strict=True)],
-        }
+    r.figure(clocks(EXACT.sinusoidal([DEMO_POS, DEMO_POS + DEMO_K], DEMO_D_MODEL)))
     r.figure(
-        "demo-4-clocks",
-        "scatter",
-        "Demo 4: the 8 clocks of d_model = 16, pos = 0 and pos + k = 2",
-        "Eight unit dials in two rows of four (clock i = 0 … 7 left to right, top row first), x = sin, y = cos. "
-        "At pos = 0 every hand points to 12 o'clock; at pos + 2 clock i has turned clockwise by 2ω_i: "
-        "about 115° for clock 0, then less and less, to about 0.04° for clock 7.",
-        x_label="sin (offset per clock)",
-        y_label="cos (offset per clock)",
-        series={"dial": dial, **tips},
-    )
-    r.figure(
-        "demo-4-arcs",
-        "lines",
-        "The arc between pos and pos + 2 is the same at every pos",
-        "Clockwise turn in degrees from pos to pos + 2 for the 8 clocks, measured from the vectors at pos = 0, 5, "
-        "50 and 500: the four lines lie on top of each other, falling from 114.6° (clock 0) to 0.036° (clock 7).",
-        x_label="clock i",
-        y_label="turn (degrees)",
-        series={
-            f"pos = {start}": {"x": list(range(DEMO_D_MODEL // 2)), "y": arc.tolist()} for start, arc in arcs.items()
-        },
+        lines(
+            "demo-4-arcs",
+            "The arc between pos and pos + 2 is the same at every pos",
+            "Clockwise turn in degrees from pos to pos + 2 for the 8 clocks, measured from the vectors at pos = 0, 5, "
+            "50 and 500: the four lines lie on top of each other, falling from 114.6° (clock 0) to 0.036° (clock 7).",
+            {f"pos = {start}": (np.arange(DEMO_D_MODEL // 2), arc) for start, arc in arcs.items()},
+            x_label="clock i",
+            y_label="turn (degrees)",
+        )
     )
 
 
@@ -142,10 +132,7 @@ def every_position_offset_and_pair(s):
     here, ahead = s.pe(), s.pe(ahead=True)
     turn = s.k * s.omega
     s.equal(
-        "x₀x₁ + y₀y₁ = cos ω_i k",
-        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
-        torch.cos(turn),
-        scale=pos + k,
+        "x₀x₁ + y₀y₁ = cos ω_i k", s.products(here.sin, ahead.sin, here.cos, ahead.cos), torch.cos(turn), scale=pos + k
     )
     s.equal(
         "x₁y₀ − y₁x₀ = sin ω_i k",

@@ -2,11 +2,11 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import scatter
 from checks.formulas import k, omega, pair, pos, shift_block
-from checks.reference import NumpyBackend, Reference, shifted_rows
+from checks.reference import EXACT, shifted_rows
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
 
@@ -20,32 +20,22 @@ claim = Claim(
     ),
     sources=[
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다."),
-        LESSON_000.quote(
-            "2. 상대적 위치 표현 가능",
-            "수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
-        ),
+        LESSON_000.quote("2. 상대적 위치 표현 가능", "수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능"),
         LESSON_001.quote("4. Relative Position 정보", "-> 상대 위치 정보 표현 가능"),
         LESSON_002.quote(
             "위치 인코딩 — sin과 cos를 함께 쓰는 이유",
             "짝을 이룬 두 값은 원 위의 한 점이 되고, “k칸 뒤로 가기”는 그 점을 고정된 각도만큼 돌리는 일이 됩니다.",
         ),
+        LESSON_002.quote("5. k칸 이동 = 회전 행렬", "원 위의 점을 φ만큼 돌리는 연산은 2×2 회전 행렬 하나입니다."),
         LESSON_002.quote(
             "5. k칸 이동 = 회전 행렬",
-            "원 위의 점을 φ만큼 돌리는 연산은 2×2 회전 행렬 하나입니다.",
-        ),
-        LESSON_002.quote(
-            "5. k칸 이동 = 회전 행렬",
-            "덧셈 정리 $\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b$, $\\cos(a+b) = \\cos a\\cos b - \\sin a\\sin "
-            "b$를 "
-            "행렬로 쓰면 다음과 같습니다.",
+            "덧셈 정리 $\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b$, $\\cos(a+b) = \\cos a\\cos b - \\sin a\\sin b$"
+            "를 행렬로 쓰면 다음과 같습니다.",
         ),
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", "데모 5a · 행렬을 직접 곱해 보기"),
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k·PE(pos)를 계산해 PE(pos+k)와 비교합니다."),
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", "pos를 바꿔도 M_k의 숫자는 하나도 안 바뀝니다."),
-        LESSON_002.quote(
-            "정리",
-            "① k칸 이동이 pos와 무관한 회전 행렬이 되고",
-        ),
+        LESSON_002.quote("정리", "① k칸 이동이 pos와 무관한 회전 행렬이 되고"),
         LESSON_001.quote("4. Relative Position 정보", "P E (p o s + k)"),
     ],
     expect="qualified",
@@ -75,16 +65,14 @@ def _(p):
 def shift_matches_rotation(t, at, d):
     pos, k = at.T
     rotated = shifted_rows(t.ref, t.impl.sinusoidal(pos, d), k)
-    t.close(rotated, t.impl.sinusoidal(pos + k, d), scale=abs(pos) + abs(k), bound=2.0, label="M_k PE(pos)")
+    t.close_pe(rotated, t.impl.sinusoidal(pos + k, d), pos, k, label="M_k PE(pos)")
 
 
 @claim.probe
 def odd_d_model(r):
     """With odd d_model no matrix maps PE(pos) to PE(pos + k): least squares over 400 positions."""
-    reference = Reference(NumpyBackend("float64"))
     d, step = 5, 3
-    before = reference.sinusoidal(np.arange(400), d)
-    after = reference.sinusoidal(np.arange(400) + step, d)
+    before, after = EXACT.sinusoidal(np.arange(400), d), EXACT.sinusoidal(np.arange(400) + step, d)
     best, *_ = np.linalg.lstsq(before, after, rcond=None)
     residual = float(np.max(np.abs(before @ best - after)))
     r.measure("odd d_model=5, k=3: max residual of the best linear map", residual)
@@ -100,61 +88,51 @@ def odd_d_model(r):
 
 DEMO_POS, DEMO_K, DEMO_PAIR, DEMO_D_MODEL = 5, 3, 1, 16
 """Demo 5a's sliders: pos 5, k 3, pair i = 1 of d_model = 16."""
+PAIR = slice(2 * DEMO_PAIR, 2 * DEMO_PAIR + 2)
+
+
+def demo_row(pos: int) -> np.ndarray:
+    """PE(pos) at demo 5a's d_model (float64)."""
+    return EXACT.sinusoidal([pos], DEMO_D_MODEL)[0]
+
+
+def shift_error(matrix: np.ndarray, pos: int) -> float:
+    """max |M_k·PE(pos) − PE(pos + k)| over every dimension (float64)."""
+    return float(np.max(np.abs(matrix @ demo_row(pos) - demo_row(pos + DEMO_K))))
 
 
 @claim.probe
 def demo_5a(r):
     """Demo 5a: M_k's block for pair i = 1 (d_model 16, k 3), M_k·PE(5) against PE(8), and M_k at other pos."""
-    reference = Reference(NumpyBackend("float64"))
-    matrix = reference.shift_matrix(DEMO_K, DEMO_D_MODEL)
-    block = matrix[2 * DEMO_PAIR : 2 * DEMO_PAIR + 2, 2 * DEMO_PAIR : 2 * DEMO_PAIR + 2]
-    here = reference.sinusoidal([DEMO_POS], DEMO_D_MODEL)[0]
-    ahead = reference.sinusoidal([DEMO_POS + DEMO_K], DEMO_D_MODEL)[0]
+    matrix = EXACT.shift_matrix(DEMO_K, DEMO_D_MODEL)
+    here, ahead = demo_row(DEMO_POS), demo_row(DEMO_POS + DEMO_K)
     rotated = matrix @ here
-    pair_slice = slice(2 * DEMO_PAIR, 2 * DEMO_PAIR + 2)
     r.measure(
         "ω_1 of d_model 16; M_3's block for pair 1, [[cos 3ω, sin 3ω], [−sin 3ω, cos 3ω]]",
-        (float(reference.frequencies(DEMO_D_MODEL)[DEMO_PAIR]), np.round(block, 4).tolist()),
+        (float(EXACT.frequencies(DEMO_D_MODEL)[DEMO_PAIR]), np.round(matrix[PAIR, PAIR], 4)),
     )
     r.measure(
         "pair 1: PE(5), M_3·PE(5), PE(8)",
-        {
-            "PE(5)": here[pair_slice].round(4).tolist(),
-            "M_3·PE(5)": rotated[pair_slice].round(4).tolist(),
-            "PE(8)": ahead[pair_slice].round(4).tolist(),
-        },
+        {"PE(5)": here[PAIR].round(4), "M_3·PE(5)": rotated[PAIR].round(4), "PE(8)": ahead[PAIR].round(4)},
     )
-    error = float(np.max(np.abs(rotated - ahead)))
+    error = shift_error(matrix, DEMO_POS)
     r.measure("max |M_3·PE(5) − PE(8)| over all 16 dimensions (float64)", error)
     if error > 1e-12:
         r.counterexample("M_k·PE(pos) is not PE(pos + k) in demo 5a's setting", error=error)
-    others = {
-        pos: float(
-            np.max(
-                np.abs(
-                    matrix @ reference.sinusoidal([pos], DEMO_D_MODEL)[0]
-                    - reference.sinusoidal([pos + DEMO_K], DEMO_D_MODEL)[0]
-                )
-            )
-        )
-        for pos in (0, 17, 100, 1000)
-    }
+    others = {pos: shift_error(matrix, pos) for pos in (0, 17, 100, 1000)}
     r.measure("the same M_3 at other pos: max |M_3·PE(pos) − PE(pos + 3)|", others)
-    dims = list(range(DEMO_D_MODEL))
+    dims = np.arange(DEMO_D_MODEL)
     r.figure(
-        "demo-5a",
-        "scatter",
-        "Demo 5a: M_3·PE(5) lands on PE(8) (d_model 16)",
-        "The 16 components of PE(5), of PE(8) and of M_3·PE(5), by dimension: the points of M_3·PE(5), drawn last, "
-        f"cover those of PE(8) exactly (largest gap {error:.1e}), while PE(5) differs from both in the first "
-        "dimensions.",
-        x_label="dimension",
-        y_label="value",
-        series={
-            "PE(5)": {"x": dims, "y": here.tolist()},
-            "PE(8)": {"x": dims, "y": ahead.tolist()},
-            "M_3·PE(5)": {"x": dims, "y": rotated.tolist()},
-        },
+        scatter(
+            "demo-5a",
+            "Demo 5a: M_3·PE(5) lands on PE(8) (d_model 16)",
+            "The 16 components of PE(5), of PE(8) and of M_3·PE(5), by dimension: the points of M_3·PE(5), drawn "
+            f"last, cover those of PE(8) exactly (largest gap {error:.1e}), while PE(5) differs from both in the first "
+            "dimensions.",
+            {"PE(5)": (dims, here), "PE(8)": (dims, ahead), "M_3·PE(5)": (dims, rotated)},
+            x_label="dimension",
+            y_label="value",
+        )
     )
 
 

@@ -4,10 +4,9 @@ import math
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
-from checks.reference import angle_scale
+from checks import Claim, given
+from checks.figures import lines
 from checks.strategies import position_batches, with_frequencies
 from checks.works import LESSON_002
 
@@ -27,17 +26,12 @@ claim = Claim(
         ),
         LESSON_002.quote(SECTION, "짝이 되는 cos가 그 답을 줍니다. 두 지점에서 cos는 부호가 반대입니다."),
         LESSON_002.quote(
-            "데모 3 · 같은 sin 값, 다른 위치",
-            "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다.",
+            "데모 3 · 같은 sin 값, 다른 위치", "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다."
         ),
         LESSON_002.quote(
-            "3. sin 하나로는 부족하다",
-            "값이 0.5라고 해도 올라가는 중인지 내려가는 중인지 알 수 없습니다.",
+            "3. sin 하나로는 부족하다", "값이 0.5라고 해도 올라가는 중인지 내려가는 중인지 알 수 없습니다."
         ),
-        LESSON_002.quote(
-            "정리",
-            "② 한 주기 안에서 위치가 모호하지 않으며",
-        ),
+        LESSON_002.quote("정리", "② 한 주기 안에서 위치가 모호하지 않으며"),
         LESSON_002.quote("3. sin 하나로는 부족하다", "데모 3 · 같은 sin 값, 다른 위치"),
     ],
     expect="proved",
@@ -72,10 +66,10 @@ def partner_shares_sin_not_cos(t, at):
     partner = math.pi / omega - pos
     here = t.xp.array(pos) * t.xp.array(omega)
     there = t.xp.array(partner) * t.xp.array(omega)
-    scale = angle_scale(np.maximum(np.abs(pos * omega), np.abs(partner * omega)))
-    t.close(t.xp.sin(there), np.sin(omega * pos), scale=scale, bound=2.0, label="sin at the partner")
-    t.close(t.xp.cos(there), -np.cos(omega * pos), scale=scale, bound=2.0, label="cos at the partner")
-    t.close(t.xp.sin(here), np.sin(omega * pos), scale=scale, bound=2.0, label="sin at pos")
+    largest = np.maximum(np.abs(pos * omega), np.abs(partner * omega))
+    t.close_angle(t.xp.sin(there), np.sin(omega * pos), largest, label="sin at the partner")
+    t.close_angle(t.xp.cos(there), -np.cos(omega * pos), largest, label="cos at the partner")
+    t.close_angle(t.xp.sin(here), np.sin(omega * pos), largest, label="sin at pos")
 
 
 @claim.probe
@@ -104,16 +98,14 @@ def demo_three(r):
     )
     grid = np.linspace(0.0, 2 * math.pi / DEMO_OMEGA, 120)
     r.figure(
-        "demo-3",
-        "lines",
-        "Same sin, different position (ω = 0.30)",
-        "sin(0.3·pos) and cos(0.3·pos) over one period (0 to 20.9); marks at pos = 3 and at its partner 7.47, where "
-        "the sin curve has the same height 0.78 and the cos curve has opposite signs (+0.62 and −0.62).",
-        x_label="pos",
-        y_label="value",
-        series={
-            "sin(ω·pos)": {"x": grid.tolist(), "y": np.sin(DEMO_OMEGA * grid).tolist()},
-            "cos(ω·pos)": {"x": grid.tolist(), "y": np.cos(DEMO_OMEGA * grid).tolist()},
-        },
-        marks={"pos = 3": float(DEMO_POS), "partner 7.47": partner},
+        lines(
+            "demo-3",
+            "Same sin, different position (ω = 0.30)",
+            "sin(0.3·pos) and cos(0.3·pos) over one period (0 to 20.9); marks at pos = 3 and at its partner 7.47, "
+            "where the sin curve has the same height 0.78 and the cos curve has opposite signs (+0.62 and −0.62).",
+            {"sin(ω·pos)": (grid, np.sin(DEMO_OMEGA * grid)), "cos(ω·pos)": (grid, np.cos(DEMO_OMEGA * grid))},
+            x_label="pos",
+            y_label="value",
+            marks={"pos = 3": float(DEMO_POS), "partner 7.47": partner},
+        )
     )

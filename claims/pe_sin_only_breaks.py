@@ -2,11 +2,11 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim, decide
+from checks import Claim, decide, given
+from checks.figures import Figure, lines
 from checks.formulas import k, omega, pairs_sum, pos
-from checks.reference import NumpyBackend, Reference, dot, dot_scale, frequency_values, sin_only
+from checks.reference import EXACT, dot, dot_scale, frequency_values, sin_only
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_002
 
@@ -16,6 +16,7 @@ DEMO_D_MODEL = 16
 DEMO_REFERENCES = (0, 10, 25)
 DEMO_POSITIONS = 60
 """Demo 2 shows 60 positions."""
+DISTANCES = np.arange(41)
 claim = Claim(
     id="pe.sin-only-breaks",
     title="Without the cos partners the norm and the dot products depend on position",
@@ -79,13 +80,8 @@ def sin_only_norm_and_dot(t, at, d):
         bound=d / 2,
         label="‖PE_sin(pos)‖²",
     )
-    t.close(
-        dot(t.impl, rows[1], rows[2]),
-        np.sum(np.cos(shifted - angles) - np.cos(shifted + angles), axis=-1) / 2,
-        scale=dot_scale(d, pos, pos + k),
-        bound=float(d),
-        label="PE_sin(pos)·PE_sin(pos+k)",
-    )
+    expected = np.sum(np.cos(shifted - angles) - np.cos(shifted + angles), axis=-1) / 2
+    t.close_dot(dot(t.impl, rows[1], rows[2]), expected, d, pos, pos + k, label="PE_sin(pos)·PE_sin(pos+k)")
 
 
 @claim.probe
@@ -101,12 +97,16 @@ def witnesses(r):
             r.counterexample(f"sin only, {name} was not refuted ({decision.status}): the text says it fails")
 
 
+def dot_curves(encode) -> list[np.ndarray]:
+    """PE(p₀)·PE(p₀ + k) for k = 0 … 40 from each reference position p₀ (float64)."""
+    return [np.sum(encode([p0], DEMO_D_MODEL) * encode(p0 + DISTANCES, DEMO_D_MODEL), axis=1) for p0 in DEMO_REFERENCES]
+
+
 @claim.probe
 def demo_6(r):
     """d_model = 16, positions 0 … 59, reference positions p₀ = 0, 10, 25 and k = 0 … 40 (float64)."""
-    reference = Reference(NumpyBackend("float64"))
     span = np.arange(DEMO_POSITIONS)
-    both, alone = reference.sinusoidal(span, DEMO_D_MODEL), sin_only(reference, span, DEMO_D_MODEL)
+    both, alone = EXACT.sinusoidal(span, DEMO_D_MODEL), sin_only(EXACT, span, DEMO_D_MODEL)
     norms = {"sin + cos": np.linalg.norm(both, axis=1), "sin only": np.linalg.norm(alone, axis=1)}
     r.measure(
         "‖PE(pos)‖ (min, max) over pos 0…59", {name: (float(v.min()), float(v.max())) for name, v in norms.items()}
@@ -116,36 +116,38 @@ def demo_6(r):
         "sin only: ‖PE_sin(pos)‖ (min, max) over pos 1…59",
         (float(norms["sin only"][1:].min()), float(norms["sin only"][1:].max())),
     )
-    distances = np.arange(41)
-    curves: dict[str, dict[str, list[float]]] = {}
-    spread = {}
-    for name, encode in (("sin + cos", reference.sinusoidal), ("sin only", lambda p, d: sin_only(reference, p, d))):
-        rows = [
-            np.sum(encode([p0], DEMO_D_MODEL) * encode(p0 + distances, DEMO_D_MODEL), axis=1) for p0 in DEMO_REFERENCES
-        ]
-        spread[name] = float(np.max(np.ptp(np.stack(rows), axis=0)))
-        for p0, values in zip(DEMO_REFERENCES, rows, strict=True):
-            curves[f"{name}, p₀ = {p0}"] = {"x": distances.tolist(), "y": values.tolist()}
+    curves = {"sin + cos": dot_curves(EXACT.sinusoidal), "sin only": dot_curves(lambda p, d: sin_only(EXACT, p, d))}
+    spread = {name: float(np.max(np.ptp(np.stack(rows), axis=0))) for name, rows in curves.items()}
     r.measure("largest gap between the three p₀ curves over k = 0…40", spread)
     if np.ptp(norms["sin only"]) < 1e-6 or spread["sin only"] < 1e-6:
         r.counterexample("sin only: the norm or the dot-product curve does not depend on position", **spread)
     r.figure(
-        "norms",
-        "lines",
-        "Vector length by position: constant with sin + cos, uneven with sin only",
-        alt=f"‖PE(pos)‖ for d_model = {DEMO_D_MODEL}: a flat line at √8 ≈ 2.83 with sin and cos; with sin only it "
-        f"starts at 0 and wanders between {norms['sin only'].min():.2f} and {norms['sin only'].max():.2f}.",
-        x_label="position",
-        y_label="‖PE(pos)‖",
-        series={name: {"x": span.tolist(), "y": v.tolist()} for name, v in norms.items()},
+        lines(
+            "norms",
+            "Vector length by position: constant with sin + cos, uneven with sin only",
+            f"‖PE(pos)‖ for d_model = {DEMO_D_MODEL}: a flat line at √8 ≈ 2.83 with sin and cos; with sin only it "
+            f"starts at 0 and wanders between {norms['sin only'].min():.2f} and {norms['sin only'].max():.2f}.",
+            {name: (span, v) for name, v in norms.items()},
+            x_label="position",
+            y_label="‖PE(pos)‖",
+        )
     )
-    r.figure(
+    r.figure(dot_figure(curves, spread["sin only"]))
+
+
+def dot_figure(curves: dict[str, list[np.ndarray]], gap: float) -> Figure:
+    """The three p₀ curves of sin + cos and of sin only against the distance k."""
+    series = {
+        f"{name}, p₀ = {p0}": (DISTANCES, y)
+        for name, rows in curves.items()
+        for p0, y in zip(DEMO_REFERENCES, rows, strict=True)
+    }
+    return lines(
         "dot-curves",
-        "lines",
         "PE(p₀)·PE(p₀+k) from three reference positions",
-        alt="With sin and cos the three curves for p₀ = 0, 10, 25 coincide; with sin only they differ "
-        f"(largest gap {spread['sin only']:.2f}).",
+        "With sin and cos the three curves for p₀ = 0, 10, 25 coincide; with sin only they differ "
+        f"(largest gap {gap:.2f}).",
+        series,
         x_label="distance k",
         y_label="PE(p₀)·PE(p₀+k)",
-        series=curves,
     )

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
+from checks.figures import scatter
 from checks.reference import angle_scale, frequency_values
 from checks.strategies import position_offset_batches, with_frequencies
 from checks.works import LESSON_002
@@ -74,13 +74,8 @@ def mirror_shares_sin_not_shift(t, at):
     mirror = math.pi / w - pos
     angles = t.xp.array(np.stack([pos, mirror, pos + k, mirror + k], axis=1)) * t.xp.array(w[:, None])
     s = t.xp.sin(angles)
-    t.close(
-        s[:, 0:2],
-        np.repeat(np.sin(w * pos)[:, None], 2, axis=1),
-        scale=angle_scale(w * np.maximum(np.abs(pos), np.abs(mirror))),
-        bound=2.0,
-        label="sin(ω pos), sin(ω pos′)",
-    )
+    largest = w * np.maximum(np.abs(pos), np.abs(mirror))
+    t.close_angle(s[:, 0:2], np.repeat(np.sin(w * pos)[:, None], 2, axis=1), largest, label="sin(ω pos), sin(ω pos′)")
     t.close(
         s[:, 3] - s[:, 2],
         -2 * np.sin(w * k) * np.cos(w * pos),
@@ -98,6 +93,24 @@ def best_line_error(w: float, k: int, pos: np.ndarray) -> tuple[float, np.ndarra
     return float(np.max(np.abs(design @ coefficients - y))), coefficients
 
 
+def predicted_shift_errors(w: float, k: int, pos: np.ndarray) -> dict[str, float]:
+    """Max error of sin(ω(pos + k)) predicted from (sin, cos)(ω pos) with M_k, computed in float64 and float32."""
+    shifted = {}
+    for dtype in (np.float64, np.float32):
+        angle, step = dtype(w) * pos.astype(dtype), dtype(w) * dtype(k)
+        predicted = np.cos(step) * np.sin(angle) + np.sin(step) * np.cos(angle)
+        shifted[np.dtype(dtype).name] = float(np.max(np.abs(predicted - np.sin(w * (pos + k)))))
+    return shifted
+
+
+def widest_gap(x: np.ndarray, y: np.ndarray) -> dict[str, tuple]:
+    """The two positions whose sin(ω pos) differ by < 0.01 with the widest gap in sin(ω(pos + k))."""
+    close = np.abs(x[:, None] - x[None, :]) < 0.01
+    gaps = np.where(close, np.abs(y[:, None] - y[None, :]), 0.0)
+    i, j = np.unravel_index(np.argmax(gaps), gaps.shape)
+    return {"positions": (int(i), int(j)), "sin": (float(x[i]), float(x[j])), "shifted": (float(y[i]), float(y[j]))}
+
+
 @claim.probe
 def demo_5b(r):
     """ω = ω_1 of d_model = 16 (≈ 0.316), k = 3, pos = 0 … 99, float64 and float32."""
@@ -106,44 +119,33 @@ def demo_5b(r):
     r.measure("ω (pair i=1 of d_model=16), k", (w, k))
     r.measure("sin only: best least-squares line (slope, intercept)", (float(slope), float(intercept)))
     r.measure("sin only: max error of the best line", line_error)
-    shifted = {}
-    for dtype in (np.float64, np.float32):
-        angle, step = dtype(w) * pos.astype(dtype), dtype(w) * dtype(k)
-        predicted = np.cos(step) * np.sin(angle) + np.sin(step) * np.cos(angle)
-        shifted[np.dtype(dtype).name] = float(np.max(np.abs(predicted - np.sin(w * (pos + k)))))
-    r.measure("(sin, cos) + M_k: max error of the prediction, per dtype", shifted)
-    here = 3.0
-    there = math.pi / w - here
+    r.measure("(sin, cos) + M_k: max error of the prediction, per dtype", predicted_shift_errors(w, k, pos))
+    here, there = 3.0, math.pi / w - 3.0
     r.measure(
         "two positions with the same sin(ω pos): (pos, pos′, sin ω pos, sin ω pos′, sin ω(pos+3), sin ω(pos′+3))",
         tuple(float(v) for v in (here, there, *np.sin(w * np.array([here, there, here + k, there + k])))),
     )
     x, y = np.sin(w * pos), np.sin(w * (pos + k))
-    close = np.abs(x[:, None] - x[None, :]) < 0.01
-    gaps = np.where(close, np.abs(y[:, None] - y[None, :]), 0.0)
-    i, j = np.unravel_index(np.argmax(gaps), gaps.shape)
     r.measure(
-        "integer positions < 100 whose sin(ω pos) differ by < 0.01: widest gap in sin(ω(pos+3))",
-        {"positions": (int(i), int(j)), "sin": (float(x[i]), float(x[j])), "shifted": (float(y[i]), float(y[j]))},
+        "integer positions < 100 whose sin(ω pos) differ by < 0.01: widest gap in sin(ω(pos+3))", widest_gap(x, y)
     )
     line_x = np.linspace(-1, 1, 21)
+    series = {
+        "sin only: (sin ω pos, sin ω(pos+3))": (x, y),
+        "best least-squares line": (line_x, slope * line_x + intercept),
+        "(sin, cos) + M_k prediction": (x, np.cos(w * k) * x + np.sin(w * k) * np.cos(w * pos)),
+    }
     r.figure(
-        "sin-only-scatter",
-        "scatter",
-        "sin(ω(pos+3)) against sin(ω pos): an ellipse, not a line",
-        alt=f"For ω ≈ {w:.3f}, k = 3 and pos 0…99 the points (sin ω pos, sin ω(pos+3)) trace an ellipse; the best "
-        f"least-squares line misses some by {line_error:.2f}, while the (sin, cos) + M_k predictions sit on the "
-        "points.",
-        x_label="sin(ω pos)",
-        y_label="sin(ω(pos + 3))",
-        series={
-            "sin only: (sin ω pos, sin ω(pos+3))": {"x": x.tolist(), "y": y.tolist()},
-            "best least-squares line": {"x": line_x.tolist(), "y": (slope * line_x + intercept).tolist()},
-            "(sin, cos) + M_k prediction": {
-                "x": x.tolist(),
-                "y": (np.cos(w * k) * x + np.sin(w * k) * np.cos(w * pos)).tolist(),
-            },
-        },
+        scatter(
+            "sin-only-scatter",
+            "sin(ω(pos+3)) against sin(ω pos): an ellipse, not a line",
+            f"For ω ≈ {w:.3f}, k = 3 and pos 0…99 the points (sin ω pos, sin ω(pos+3)) trace an ellipse; the best "
+            f"least-squares line misses some by {line_error:.2f}, while the (sin, cos) + M_k predictions sit on the "
+            "points.",
+            series,
+            x_label="sin(ω pos)",
+            y_label="sin(ω(pos + 3))",
+        )
     )
 
 

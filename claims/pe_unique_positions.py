@@ -4,9 +4,8 @@ import math
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import FLOATS, LOW_PRECISION, Claim
+from checks import FLOATS, LOW_PRECISION, Claim, given
 from checks.reference import frequency_values, table_in, table_rounded
 from checks.strategies import d_models, position_pair_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
@@ -26,27 +25,16 @@ claim = Claim(
             "사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다.",
         ),
         LESSON_001.quote("2. Sinusoidal Positional Encoding", "각 위치가 고유한 벡터를 갖도록 합니다."),
+        LESSON_002.quote("7. 시계가 여러 개인 이유", "여러 속도의 시계를 함께 보면 위치가 하나로 정해집니다."),
         LESSON_002.quote(
-            "7. 시계가 여러 개인 이유",
-            "여러 속도의 시계를 함께 보면 위치가 하나로 정해집니다.",
-        ),
-        LESSON_002.quote(
-            "7. 시계가 여러 개인 이유",
-            "초침·분침·시침을 함께 봐야 정확한 시각을 알 수 있는 것과 같습니다.",
+            "7. 시계가 여러 개인 이유", "초침·분침·시침을 함께 봐야 정확한 시각을 알 수 있는 것과 같습니다."
         ),
         LESSON_001.quote("3. 위치 정보 직관", "각 위치에 고유한 encoding 벡터가 추가됩니다."),
         LESSON_000.quote(
-            "직관적 이해: 이진수와의 유사성",
-            "각 위치는 이 모든 주파수의 값을 조합한 고유한 벡터를 가집니다.",
+            "직관적 이해: 이진수와의 유사성", "각 위치는 이 모든 주파수의 값을 조합한 고유한 벡터를 가집니다."
         ),
-        LESSON_000.quote(
-            "직관적 이해: 이진수와의 유사성",
-            '마치 각 위치에 고유한 "지문"을 부여하는 것과 같습니다!',
-        ),
-        LESSON_000.quote(
-            "핵심 메시지",
-            'Positional Encoding은 각 단어에 고유한 "줄 번호 도장"을 찍어주는 것입니다.',
-        ),
+        LESSON_000.quote("직관적 이해: 이진수와의 유사성", '마치 각 위치에 고유한 "지문"을 부여하는 것과 같습니다!'),
+        LESSON_000.quote("핵심 메시지", 'Positional Encoding은 각 단어에 고유한 "줄 번호 도장"을 찍어주는 것입니다.'),
     ],
     expect="qualified",
 )

@@ -5,9 +5,8 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from hypothesis import given
 
-from checks import FLOATS, Claim
+from checks import FLOATS, Claim, given
 from checks.formulas import pair, pos
 from checks.reference import clockwise_turn, frequency_values, table_in
 from checks.strategies import d_models, position_batches
@@ -32,13 +31,9 @@ claim = Claim(
             "가로 좌표를 sin, 세로 좌표를 cos로 두면 $\\theta = 0$일 때 점은 12시에 있고, "
             "θ가 커질수록 시계 방향으로 돕니다.",
         ),
+        LESSON_002.quote("4. 시계 바늘: 원 위의 한 점", "위치 인코딩의 한 쌍은 문자 그대로 시계 바늘입니다."),
         LESSON_002.quote(
-            "4. 시계 바늘: 원 위의 한 점",
-            "위치 인코딩의 한 쌍은 문자 그대로 시계 바늘입니다.",
-        ),
-        LESSON_002.quote(
-            "4. 시계 바늘: 원 위의 한 점",
-            "점에서 내린 가로 길이가 sin θ(파랑), 세로 길이가 cos θ(주황)입니다.",
+            "4. 시계 바늘: 원 위의 한 점", "점에서 내린 가로 길이가 sin θ(파랑), 세로 길이가 cos θ(주황)입니다."
         ),
         LESSON_002.quote(
             "4. 시계 바늘: 원 위의 한 점",
@@ -50,8 +45,7 @@ claim = Claim(
             "$$\\theta = \\omega_i \\cdot pos$$ 단어 하나를 지날 때마다 바늘이 ω_i만큼 돕니다.",
         ),
         LESSON_002.quote(
-            "4. 시계 바늘: 원 위의 한 점",
-            "0번 단어는 12시, 1번 단어는 ω_i, 2번 단어는 2ω_i만큼 돌아간 자리.",
+            "4. 시계 바늘: 원 위의 한 점", "0번 단어는 12시, 1번 단어는 ω_i, 2번 단어는 2ω_i만큼 돌아간 자리."
         ),
         LESSON_002.quote("정리", "sin은 위치를 표시하고, 짝이 되는 cos는 그 위치를 회전 각도로 만듭니다."),
     ],
@@ -83,8 +77,8 @@ def hands_on_circle_turn_clockwise(t, pos, d):
     t.close(radii, np.ones_like(radii), scale=1.0, bound=1.0, label="x² + y²")
     cosine, sine = clockwise_turn(rows, after)
     step = np.broadcast_to(frequency_values(d), radii.shape)
-    t.close(sine, np.sin(step), scale=pos + 1, bound=2.0, label="sin of the clockwise turn")
-    t.close(cosine, np.cos(step), scale=pos + 1, bound=2.0, label="cos of the clockwise turn")
+    t.close_pe(sine, np.sin(step), pos + 1, label="sin of the clockwise turn")
+    t.close_pe(cosine, np.cos(step), pos + 1, label="cos of the clockwise turn")
 
 
 @claim.probe
@@ -118,10 +112,7 @@ def every_position_and_pair(s):
     here, ahead = s.pe(), s.pe(ahead=True)
     s.equal("x² + y² = 1", s.products(here.sin, here.sin, here.cos, here.cos, rounded=False), 1.0, scale=1.0)
     s.equal(
-        "x₀x₁ + y₀y₁ = cos ω_i",
-        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
-        torch.cos(s.omega),
-        scale=pos + 1,
+        "x₀x₁ + y₀y₁ = cos ω_i", s.products(here.sin, ahead.sin, here.cos, ahead.cos), torch.cos(s.omega), scale=pos + 1
     )
     s.equal(
         "x₁y₀ − x₀y₁ = sin ω_i",

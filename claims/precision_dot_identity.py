@@ -1,7 +1,7 @@
 """PE(pos) · PE(pos + k) = Σ cos(ω_i k) holds in low precision only up to a position per dtype and angle formation."""
 
 from checks import Claim
-from checks.precision import dot_identity_errors, record_envelopes
+from checks.precision import dot_identity_envelopes
 from checks.works import LESSON_002
 
 D_MODEL, K = 64, 3
@@ -27,10 +27,4 @@ claim = Claim(
 @claim.probe
 def envelopes(r):
     """Boundary per dtype × angle mode × device."""
-    record_envelopes(
-        r,
-        f"PE(pos) · PE(pos + {K})",
-        lambda dtype, mode, device: dot_identity_errors(dtype, mode, D_MODEL, K, device),
-        pairs=D_MODEL // 2,
-        scale=D_MODEL / 2,
-    )
+    dot_identity_envelopes(r, D_MODEL, K)

@@ -1,7 +1,7 @@
 """PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
 
 from checks import Claim
-from checks.precision import pe_value_errors, record_envelopes
+from checks.precision import pe_value_envelopes
 from checks.works import LESSON_002
 
 D_MODEL = 64
@@ -22,10 +22,4 @@ claim = Claim(
 @claim.probe
 def envelopes(r):
     """Boundary per dtype × angle mode × device."""
-    record_envelopes(
-        r,
-        "PE(pos)",
-        lambda dtype, mode, device: pe_value_errors(dtype, mode, D_MODEL, device),
-        pairs=D_MODEL // 2,
-        scale=1.0,
-    )
+    pe_value_envelopes(r, D_MODEL)

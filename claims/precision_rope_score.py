@@ -1,9 +1,7 @@
 """The RoPE score sees only n − m in low precision only up to a position per dtype and angle formation."""
 
-import torch
-
 from checks import Claim
-from checks.precision import record_envelopes, rope_score_errors, rope_vectors
+from checks.precision import rope_score_envelopes
 from checks.works import LESSON_002
 
 D_MODEL, DISTANCE = 64, 3
@@ -29,11 +27,4 @@ claim = Claim(
 @claim.probe
 def envelopes(r):
     """Boundary per dtype × angle mode × device."""
-    q, key = rope_vectors(D_MODEL)
-    record_envelopes(
-        r,
-        "the RoPE score",
-        lambda dtype, mode, device: rope_score_errors(dtype, mode, D_MODEL, DISTANCE, device),
-        pairs=D_MODEL // 2,
-        scale=float(torch.linalg.norm(q) * torch.linalg.norm(key)),
-    )
+    rope_score_envelopes(r, D_MODEL, DISTANCE)

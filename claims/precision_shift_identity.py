@@ -1,7 +1,7 @@
 """PE(pos + k) = M_k · PE(pos) holds in low precision only up to a position per dtype and angle formation."""
 
 from checks import Claim
-from checks.precision import record_envelopes, shift_identity_errors
+from checks.precision import shift_identity_envelopes
 from checks.works import LESSON_002
 
 D_MODEL, K = 64, 3
@@ -28,10 +28,4 @@ claim = Claim(
 @claim.probe
 def envelopes(r):
     """Boundary per dtype × angle mode × device."""
-    record_envelopes(
-        r,
-        f"M_{K} · PE(pos)",
-        lambda dtype, mode, device: shift_identity_errors(dtype, mode, D_MODEL, K, device),
-        pairs=D_MODEL // 2,
-        scale=1.0,
-    )
+    shift_identity_envelopes(r, D_MODEL, K)

@@ -2,15 +2,16 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import find, given, settings
+from hypothesis import find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from hypothesis.extra.numpy import arrays
 
-from checks import Claim
-from checks.reference import NumpyBackend, Reference
+from checks import Claim, given
+from checks.figures import lines
+from checks.reference import EXACT
 from checks.rope import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, additive_score_rows, additive_scores, rope_scores
-from checks.strategies import UNIT, Batch, as_batch, common_shift_batches
+from checks.strategies import attention_input_batches
 from checks.works import LESSON_002
 
 claim = Claim(
@@ -80,17 +81,6 @@ def _(p):
     )
 
 
-@st.composite
-def attention_input_batches(draw: st.DrawFn, high: int = 8) -> tuple[Batch, Batch, Batch, Batch]:
-    """Rows (content x and y, W_Q, W_K, (m, n, s)): entries in [−1, 1], one even d ≤ ``high`` per batch, and a
-    common shift from ``common_shift_batches()``."""
-    shifts = draw(common_shift_batches())
-    d = 2 * draw(st.integers(1, high // 2))
-    content = draw(arrays(np.float64, (len(shifts), 2, d), elements=UNIT))
-    w_q, w_k = draw(arrays(np.float64, (2, len(shifts), d, d), elements=UNIT))
-    return as_batch(content), as_batch(w_q), as_batch(w_k), shifts
-
-
 def bilinear_rows(left: np.ndarray, a: np.ndarray, right: np.ndarray) -> np.ndarray:
     """leftᵀ A right, row by row."""
     return np.einsum("bi,bij,bj->b", left, a, right)
@@ -142,11 +132,10 @@ SMALL_INPUTS = st.tuples(
 @claim.probe
 def shift_changes_the_score(r):
     """Hypothesis searches for a common shift that changes the additive-PE score (float64), and shrinks it."""
-    impl = Reference(NumpyBackend("float64"))
 
     def scores(example: tuple) -> list[float]:
         rows, (m, n, s) = example
-        return additive_scores(impl, rows[:2], rows[2:4], rows[4:], [(m, n), (m + s, n + s)])
+        return additive_scores(EXACT, rows[:2], rows[2:4], rows[4:], [(m, n), (m + s, n + s)])
 
     search = settings(max_examples=200, derandomize=True, database=None, deadline=None)
     try:
@@ -158,7 +147,7 @@ def shift_changes_the_score(r):
     before, after = scores(found)
     r.measure(
         "smallest example Hypothesis found",
-        {"x": rows[0].tolist(), "y": rows[1].tolist(), "W_Q": rows[2:4].tolist(), "W_K": rows[4:].tolist()}
+        {"x": rows[0], "y": rows[1], "W_Q": rows[2:4], "W_K": rows[4:]}
         | {"m": m, "n": n, "s": s, "score(m, n)": before, "score(m+s, n+s)": after},
     )
 
@@ -166,23 +155,23 @@ def shift_changes_the_score(r):
 @claim.probe
 def demo_vectors_under_shifts(r):
     """Demo 8's q, k as contents with W_Q = W_K = I: additive PE against RoPE, both positions shifted by s."""
-    impl = Reference(NumpyBackend("float64"))
     shifts = list(range(-10, 31))
     pairs = [(DEMO_M + step, DEMO_N + step) for step in shifts]
-    additive = additive_scores(impl, np.stack([DEMO_Q, DEMO_KEY]), np.eye(2), np.eye(2), pairs)
-    rotary = rope_scores(impl, DEMO_Q, DEMO_KEY, pairs)
+    additive = additive_scores(EXACT, np.stack([DEMO_Q, DEMO_KEY]), np.eye(2), np.eye(2), pairs)
+    rotary = rope_scores(EXACT, DEMO_Q, DEMO_KEY, pairs)
     r.measure("additive PE: score range over s = −10 … 30", [min(additive), max(additive)])
     r.measure("RoPE: score range over s = −10 … 30", [min(rotary), max(rotary)])
     r.figure(
-        "additive-pe-under-shifts",
-        "lines",
-        "Score when both positions shift by s: additive PE against RoPE (m = 2, n = 5, d = 2)",
-        f"Additive PE's score swings between {min(additive):.3f} and {max(additive):.3f} as both positions move; "
-        f"the RoPE score stays at {rotary[0]:.3f}.",
-        x_label="common shift s",
-        y_label="score",
-        series={
-            "additive PE: (x + PE(m+s))·(y + PE(n+s))": {"x": shifts, "y": additive},
-            "RoPE: (R((m+s)θ)q)·(R((n+s)θ)k)": {"x": shifts, "y": rotary},
-        },
+        lines(
+            "additive-pe-under-shifts",
+            "Score when both positions shift by s: additive PE against RoPE (m = 2, n = 5, d = 2)",
+            f"Additive PE's score swings between {min(additive):.3f} and {max(additive):.3f} as both positions move; "
+            f"the RoPE score stays at {rotary[0]:.3f}.",
+            {
+                "additive PE: (x + PE(m+s))·(y + PE(n+s))": (shifts, additive),
+                "RoPE: (R((m+s)θ)q)·(R((n+s)θ)k)": (shifts, rotary),
+            },
+            x_label="common shift s",
+            y_label="score",
+        )
     )

@@ -2,9 +2,9 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import FLOAT32, FLOAT64, Claim
+from checks import FLOAT32, FLOAT64, Claim, given
+from checks.figures import lines
 from checks.rope import rope_score_rows
 from checks.strategies import query_key_batches
 from checks.works import su_2021
@@ -102,6 +102,36 @@ def score_within_abel_bound(t, qk):
     t.at_most(np.abs(score), abel_bound(q, key, m - n), scale=scale, label="|q_m·k_n| against the Abel bound")
 
 
+def windows_of(bound: np.ndarray) -> tuple[dict[str, tuple[float, float]], list[bool]]:
+    """(mean, max) of B over each window, and whether B decays into each window from the one before (10 % rule)."""
+    windows = {f"[{a}, {b})": (float(bound[a:b].mean()), float(bound[a:b].max())) for a, b in WINDOWS}
+    decays = [
+        later[0] <= (1 - THRESHOLD) * earlier[0] and later[1] <= (1 - THRESHOLD) * earlier[1]
+        for earlier, later in zip(list(windows.values()), list(windows.values())[1:], strict=False)
+    ]
+    return windows, decays
+
+
+def envelope_condition(r, d_model: int, bound: np.ndarray, rises: np.ndarray, windows: dict, decays: list) -> None:
+    """The condition when B rises somewhere or stops falling before the last window: it decays only as an envelope."""
+    decaying = next((n for n, decay in enumerate(decays) if not decay), len(decays))
+    last = WINDOWS[decaying] if decaying < len(decays) else None
+    if not rises.size and last is None:
+        return  # monotone, and falling into every window: the sentence holds as written
+    first = int(rises[0]) if rises.size else None
+    rise = f"first at r = {first}, B {bound[first]:.3g} → {bound[first + 1]:.3g}" if first is not None else ""
+    where = f"falls only up to the window [{last[0]}, {last[1]})" if last else "falls into every window"
+    r.condition(
+        f"d = {d_model}: the bound decays only as an envelope: B(r) rises {rises.size} times over "
+        f"r = 0 … 65535 ({rise}) and {where}, by the 10 % rule on window means and maxima: "
+        f"window means {', '.join(f'{m:.3g}' for m, _ in windows.values())}, maxima "
+        f"{', '.join(f'{x:.3g}' for _, x in windows.values())}",
+        d_model=d_model,
+        first_rise=first,
+        stops_after=last[1] if last else None,
+    )
+
+
 @claim.probe
 def decay_of_the_bound(r):
     """The pre-registered design above, run at each size: rises of B(r), and its windows' means and maxima."""
@@ -110,12 +140,7 @@ def decay_of_the_bound(r):
     for d_model in SIZES:
         bound = relative_bound(distances, d_model)
         rises = np.nonzero(np.diff(bound) > 0)[0]
-        windows = {f"[{a}, {b})": (float(bound[a:b].mean()), float(bound[a:b].max())) for a, b in WINDOWS}
-        decays = [
-            later[0] <= (1 - THRESHOLD) * earlier[0] and later[1] <= (1 - THRESHOLD) * earlier[1]
-            for earlier, later in zip(list(windows.values()), list(windows.values())[1:], strict=False)
-        ]
-        decaying = next((n for n, decay in enumerate(decays) if not decay), len(decays))
+        windows, decays = windows_of(bound)
         r.measure(
             f"d = {d_model}",
             {
@@ -129,31 +154,18 @@ def decay_of_the_bound(r):
         if not decays[0]:
             r.counterexample(f"d = {d_model}: B does not fall from [0, 10) to [10, 100)", windows=windows)
             continue
-        last = WINDOWS[decaying] if decaying < len(decays) else None
-        stop = last[1] if last is not None else None
-        if rises.size or last is not None:
-            first = int(rises[0]) if rises.size else None
-            rise = f"first at r = {first}, B {bound[first]:.3g} → {bound[first + 1]:.3g}" if first is not None else ""
-            where = f"falls only up to the window [{last[0]}, {last[1]})" if last else "falls into every window"
-            r.condition(
-                f"d = {d_model}: the bound decays only as an envelope: B(r) rises {rises.size} times over "
-                f"r = 0 … 65535 ({rise}) and {where}, by the 10 % rule on window means and maxima: "
-                f"window means {', '.join(f'{m:.3g}' for m, _ in windows.values())}, maxima "
-                f"{', '.join(f'{x:.3g}' for _, x in windows.values())}",
-                d_model=d_model,
-                first_rise=first,
-                stops_after=stop,
-            )
+        envelope_condition(r, d_model, bound, rises, windows, decays)
         sample = np.unique(np.geomspace(1, distances[-1], 400).astype(int))
-        series[f"d = {d_model}"] = {"x": sample.tolist(), "y": bound[sample].tolist()}
+        series[f"d = {d_model}"] = (sample, bound[sample])
     r.figure(
-        "relative-bound",
-        "lines",
-        "RoFormer's relative upper bound B(r) = (2/d) Σ_j |S_j(r)| against the distance r",
-        "B(r) on a log distance axis for d = 64, 128 and 256: it falls over the first few hundred positions with "
-        "many small rises, then stays between about 1 and 15 without falling further.",
-        x_label="relative distance r",
-        y_label="B(r)",
-        series=series,
-        log_x=True,
+        lines(
+            "relative-bound",
+            "RoFormer's relative upper bound B(r) = (2/d) Σ_j |S_j(r)| against the distance r",
+            "B(r) on a log distance axis for d = 64, 128 and 256: it falls over the first few hundred positions with "
+            "many small rises, then stays between about 1 and 15 without falling further.",
+            series,
+            x_label="relative distance r",
+            y_label="B(r)",
+            log_x=True,
+        )
     )

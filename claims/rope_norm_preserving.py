@@ -2,9 +2,8 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
 from checks.formulas import i, omega, pairs_sum, rotation
 from checks.rope import rope_rows
 from checks.strategies import query_key_batches
@@ -18,10 +17,7 @@ claim = Claim(
         "rotation: R(φ)ᵀR(φ) = I for one pair, so ‖R(mθ)q‖ = ‖q‖ and ‖R(nθ)k‖ = ‖k‖ for every position and d."
     ),
     sources=[
-        LESSON_002.quote(
-            "8. 그다음: RoPE",
-            "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.",
-        )
+        LESSON_002.quote("8. 그다음: RoPE", "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.")
     ],
     expect="proved",
 )
@@ -51,5 +47,5 @@ def _(p):
 def rotation_keeps_lengths(t, qk):
     for name, rows, at in (("‖R(mθ)q‖", qk[0], qk[2][:, 0]), ("‖R(nθ)k‖", qk[1], qk[2][:, 1])):
         stored = t.xp.to_float64(t.xp.array(np.asarray(rows)))
-        rotated = rope_rows(t.impl, stored, at.tolist())
+        rotated = rope_rows(t.impl, stored, at)
         t.close(np.linalg.norm(rotated, axis=-1), np.linalg.norm(stored, axis=-1), label=name)

@@ -2,12 +2,11 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import given
 
-from checks import Claim
+from checks import Claim, given
 from checks.adapters import is_reference, layout_of, missing, pair_order, pairing_name, probing, rotated_dimensions
 from checks.formulas import omega, rotation
-from checks.rope import HALF_SPLIT, INTERLEAVED, rope_layout, to_interleaved
+from checks.rope import HALF_SPLIT, INTERLEAVED, rope_layout, rope_rows, to_interleaved
 from checks.strategies import vector_batches
 from checks.works import LESSON_002
 
@@ -21,10 +20,7 @@ claim = Claim(
         "both pairings keep the relative-score property of document 002 §8."
     ),
     sources=[
-        LESSON_002.quote(
-            "8. 그다음: RoPE",
-            "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.",
-        )
+        LESSON_002.quote("8. 그다음: RoPE", "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.")
     ],
     depends=["rope.relative-score"],
     expect="proved",
@@ -68,14 +64,14 @@ def permutations_found(r):
             bound = probing(adapter)
             rotated, order = rotated_dimensions(bound, D), pair_order(bound, D)
             declared = getattr(adapter, "pairing", INTERLEAVED)
-            found[adapter.name] = {"declared": declared, "found": order.tolist(), "rotated": rotated}
+            found[adapter.name] = {"declared": declared, "found": order, "rotated": rotated}
             if not np.array_equal(order[:rotated], to_interleaved(rotated, declared)):
                 report = r.counterexample if is_reference(adapter) else r.implementation
                 report(
                     f"{adapter.name} declares {declared} pairs but rotates {pairing_name(order, rotated)} pairs "
                     f"{order[:rotated].tolist()} (d = {D})",
                     implementation=adapter.name,
-                    found=order.tolist(),
+                    found=order,
                 )
     r.measure(
         f"permutation to (2i, 2i+1) order, found by probing (d = {D}; rotated: how many dimensions rotate)", found
@@ -101,9 +97,8 @@ def agrees_after_permutation(t, xm):
     if t.run.reference:
         layout, mine = rope_layout(x.shape[-1], HALF_SPLIT), half_split_formula(t, x, m)
     else:
-        layout = layout_of(t.impl, x.shape[-1])
-        mine = t.xp.to_float64(t.impl.rope(t.xp.array(x), m.tolist()))
-    expected = layout.apply(x, lambda part: t.xp.to_float64(t.ref.rope(t.xp.array(part), m.tolist())))
+        layout, mine = layout_of(t.impl, x.shape[-1]), rope_rows(t.impl, x, m)
+    expected = layout.apply(x, lambda part: rope_rows(t.ref, part, m))
     t.close(
         mine, expected, scale=np.linalg.norm(x, axis=-1) * (1 + m), label="rotation vs permuted interleaved reference"
     )

@@ -2,13 +2,12 @@
 
 import numpy as np
 import sympy as sp
-from hypothesis import example, given
 
-from checks import Claim
-from checks.adapters import layout_of
+from checks import Claim, example, given
+from checks.figures import lines
 from checks.formulas import i, omega, pairs_sum, rotation
-from checks.reference import NumpyBackend, Reference, frequency_values
-from checks.rope import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, DEMO_SHIFT, rope_score_rows, rope_scores, score_scale
+from checks.reference import EXACT
+from checks.rope import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, DEMO_SHIFT, rope_rows, rope_score_rows, rope_scores
 from checks.strategies import as_batch, query_key_batches
 from checks.works import LESSON_000, LESSON_002
 
@@ -29,14 +28,8 @@ claim = Claim(
             "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로",
             "“둘 다 +5”를 누르면 두 벡터가 같이 돌고 내적은 변하지 않습니다.",
         ),
-        LESSON_002.quote(
-            "8. 그다음: RoPE",
-            "2차원 쿼리(파랑)와 키(주황)를 각자의 위치 m, n만큼 돌립니다.",
-        ),
-        LESSON_000.quote(
-            "Sinusoidal vs 학습 가능한 위치 임베딩",
-            "• •회전 행렬을 이용한 상대적 위치 인코딩",
-        ),
+        LESSON_002.quote("8. 그다음: RoPE", "2차원 쿼리(파랑)와 키(주황)를 각자의 위치 m, n만큼 돌립니다."),
+        LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "• •회전 행렬을 이용한 상대적 위치 인코딩"),
         LESSON_002.quote("8. 그다음: RoPE", "데모 8 · RoPE: 둘 다 옮기면 점수는 그대로"),
     ],
     expect="proved",
@@ -75,24 +68,12 @@ def _(p):
     )
 
 
-def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
-    """qᵀ R(distance · θ) k in float64, pair by pair (row by row for rows of q and k with one distance each)."""
-    angles = np.multiply.outer(distance, frequency_values(q.shape[-1]))
-    c, s = np.cos(angles), np.sin(angles)
-    q0, q1, k0, k1 = q[..., 0::2], q[..., 1::2], key[..., 0::2], key[..., 1::2]
-    return np.sum(q0 * (c * k0 - s * k1) + q1 * (s * k0 + c * k1), axis=-1)
-
-
 @claim.check(uses="rope", batched=True)
 @given(qk=query_key_batches(high=32))
 def score_sees_only_distance(t, qk):
     q, key, (m, n) = qk[0], qk[1], qk[2].T
     rotated = rope_score_rows(t.impl, q, key, m, n)
-    layout = layout_of(t.impl, q.shape[1])  # its pairs, and the dimensions it rotates (partial rotation: the rest kept)
-    q_in, key_in, turned = q[:, layout.order], key[:, layout.order], layout.rotated
-    kept = np.sum(q_in[:, turned:] * key_in[:, turned:], axis=-1)
-    expected = relative_score(q_in[:, :turned], key_in[:, :turned], n - m) + kept
-    t.close(rotated, expected, scale=score_scale(q, key, [m, n]), label="RoPE score")
+    t.close_score(rotated, t.relative_score(q, key, n - m), q, key, [m, n], label="RoPE score")
 
 
 @claim.check(uses="rope", batched=True)
@@ -101,21 +82,35 @@ def score_sees_only_distance(t, qk):
 def common_shift_keeps_score(t, qks):
     q, key, (m, n, s) = qks[0], qks[1], qks[2].T
     before, after = (rope_score_rows(t.impl, q, key, m + step, n + step) for step in (0, s))
-    t.close(after, before, scale=score_scale(q, key, [m, n, m + s, n + s]), label="score after the shift")
+    t.close_score(after, before, q, key, [m, n, m + s, n + s], label="score after the shift")
+
+
+SHIFTS = list(range(-10, 31))
+"""The shifts s the demo's figure spans."""
+
+
+def arrows() -> dict[str, tuple[list[float], list[float]]]:
+    """Demo 8's four arrows from the origin: q at m = 2 and k at n = 5, then both +5 (float64)."""
+    ends = {
+        "q at m = 2": (DEMO_Q, DEMO_M),
+        "k at n = 5": (DEMO_KEY, DEMO_N),
+        "q at m = 7 (+5)": (DEMO_Q, DEMO_M + DEMO_SHIFT),
+        "k at n = 10 (+5)": (DEMO_KEY, DEMO_N + DEMO_SHIFT),
+    }
+    tips = {label: rope_rows(EXACT, vector[None, :], [at])[0] for label, (vector, at) in ends.items()}
+    return {label: ([0.0, x], [0.0, y]) for label, (x, y) in tips.items()}
 
 
 @claim.probe
 def demo_both_plus_five(r):
     """Demo 8: m = 2, n = 5, then both +5; against the score when only the key moves."""
-    impl = Reference(NumpyBackend("float64"))
-    shifts = list(range(-10, 31))
-    both = rope_scores(impl, DEMO_Q, DEMO_KEY, [(DEMO_M + step, DEMO_N + step) for step in shifts])
-    key_only = rope_scores(impl, DEMO_Q, DEMO_KEY, [(DEMO_M, DEMO_N + step) for step in shifts])
-    before, after = both[shifts.index(0)], both[shifts.index(DEMO_SHIFT)]
-    r.measure("q, k (2-d, θ = 1)", {"q": DEMO_Q.tolist(), "k": DEMO_KEY.tolist()})
+    both = rope_scores(EXACT, DEMO_Q, DEMO_KEY, [(DEMO_M + step, DEMO_N + step) for step in SHIFTS])
+    key_only = rope_scores(EXACT, DEMO_Q, DEMO_KEY, [(DEMO_M, DEMO_N + step) for step in SHIFTS])
+    before, after = both[SHIFTS.index(0)], both[SHIFTS.index(DEMO_SHIFT)]
+    r.measure("q, k (2-d, θ = 1)", {"q": DEMO_Q, "k": DEMO_KEY})
     r.measure("score at m=2, n=5", before)
     r.measure("score after both +5 (m=7, n=10)", after)
-    r.measure("score with only the key +5 (m=2, n=10)", key_only[shifts.index(DEMO_SHIFT)])
+    r.measure("score with only the key +5 (m=2, n=10)", key_only[SHIFTS.index(DEMO_SHIFT)])
     r.measure("largest change over s = −10 … 30: both shifted", float(np.ptp(both)))
     r.measure("largest change over s = −10 … 30: only the key shifted", float(np.ptp(key_only)))
     if abs(after - before) > 1e-12:
@@ -123,36 +118,26 @@ def demo_both_plus_five(r):
             f"both +5 changes the score: {before:.6g} at (2, 5) but {after:.6g} at (7, 10)", before=before, after=after
         )
     r.figure(
-        "rope-score-under-shifts",
-        "lines",
-        "RoPE score under shifts (demo 8: m = 2, n = 5)",
-        "Score of the 2-d query and key against the shift s. Shifting both positions gives a flat line at "
-        f"{before:.3f}; shifting only the key makes the score swing between {min(key_only):.3f} and "
-        f"{max(key_only):.3f}.",
-        x_label="shift s",
-        y_label="score q′·k′",
-        series={
-            "both shifted: (m+s, n+s)": {"x": shifts, "y": both},
-            "only the key shifted: (m, n+s)": {"x": shifts, "y": key_only},
-        },
-        marks={"둘 다 +5": DEMO_SHIFT},
+        lines(
+            "rope-score-under-shifts",
+            "RoPE score under shifts (demo 8: m = 2, n = 5)",
+            "Score of the 2-d query and key against the shift s. Shifting both positions gives a flat line at "
+            f"{before:.3f}; shifting only the key makes the score swing between {min(key_only):.3f} and "
+            f"{max(key_only):.3f}.",
+            {"both shifted: (m+s, n+s)": (SHIFTS, both), "only the key shifted: (m, n+s)": (SHIFTS, key_only)},
+            x_label="shift s",
+            y_label="score q′·k′",
+            marks={"둘 다 +5": DEMO_SHIFT},
+        )
     )
-    arrows = {}
-    for label, vector, at in (
-        ("q at m = 2", DEMO_Q, DEMO_M),
-        ("k at n = 5", DEMO_KEY, DEMO_N),
-        ("q at m = 7 (+5)", DEMO_Q, DEMO_M + DEMO_SHIFT),
-        ("k at n = 10 (+5)", DEMO_KEY, DEMO_N + DEMO_SHIFT),
-    ):
-        x, y = impl.rope(impl.xp.array(vector[None, :]), [at])[0]
-        arrows[label] = {"x": [0.0, float(x)], "y": [0.0, float(y)]}
     r.figure(
-        "demo-8-vectors",
-        "lines",
-        "Demo 8: query and key rotated to m = 2, n = 5, then both +5",
-        "Four arrows from the origin: q turned by 2 rad and k by 5 rad, then q by 7 and k by 10. Both pairs are "
-        f"3 rad apart (n − m = 3), so the dot product stays {before:.3f} after both +5.",
-        x_label="first component",
-        y_label="second component",
-        series=arrows,
+        lines(
+            "demo-8-vectors",
+            "Demo 8: query and key rotated to m = 2, n = 5, then both +5",
+            "Four arrows from the origin: q turned by 2 rad and k by 5 rad, then q by 7 and k by 10. Both pairs are "
+            f"3 rad apart (n − m = 3), so the dot product stays {before:.3f} after both +5.",
+            arrows(),
+            x_label="first component",
+            y_label="second component",
+        )
     )

@@ -2,8 +2,8 @@
 
 import math
 
-from checks import Claim, Design, SeedLog
-from checks.training import MODEL, SEEDS, Budget, TinyEncoder, token_at, train, which_first
+from checks import Claim, SeedLog
+from checks.training import Budget, TinyEncoder, encoder_design, token_at, train, which_first
 from checks.works import LESSON_000
 
 LENGTH = 12
@@ -22,25 +22,20 @@ claim = Claim(
     expect="qualified",
 )
 
-DESIGN = Design(
-    hypothesis="integer positions give gradient-norm spikes at least 2× the sinusoidal encoding's",
-    task=(
-        f"two tasks over {LENGTH} random tokens: the token at index 3 (8 classes), and whether token 0 comes before "
-        "token 1 (order only)"
-    ),
-    models=MODEL,
-    budget=str(BUDGET),
-    metric="log10 of the largest gradient norm over training (divergence: a NaN or a 10× loss blow-up, recorded)",
-    better="higher",
-    treatment="integer",
-    control="sinusoidal",
-    threshold=math.log10(2),
-    seeds=SEEDS,
-    regimes=list(TASKS),
+
+@claim.experiment(
+    encoder_design(
+        hypothesis="integer positions give gradient-norm spikes at least 2× the sinusoidal encoding's",
+        task=f"two tasks over {LENGTH} random tokens: the token at index 3 (8 classes), and whether token 0 comes "
+        "before token 1 (order only)",
+        metric="log10 of the largest gradient norm over training (divergence: a NaN or a 10× loss blow-up, recorded)",
+        treatment="integer",
+        control="sinusoidal",
+        threshold=math.log10(2),
+        budget=BUDGET,
+        regimes=TASKS,
+    )
 )
-
-
-@claim.experiment(DESIGN)
 def gradient_spikes(arm: str, regime: str, seed: int, log: SeedLog) -> float:
     task, vocab, classes = TASKS[regime]
     train(TinyEncoder(arm, vocab, classes), task, BUDGET, seed, log)

@@ -1,8 +1,8 @@
 """Learned position embeddings against the sinusoidal table, inside and outside the training range: the evidence
 that 'optimal' is bounded by the positions trained on (a seeded experiment)."""
 
-from checks import Claim, Design
-from checks.training import OFFSET, OFFSET_TASK, PER_POSITION_MODEL, SEEDS, SEEN, TRAINED, UNSEEN, Budget, offset_trial
+from checks import Claim
+from checks.training import OFFSET, PER_POSITION_MODEL, TRAINED, Budget, offset_design, offset_trial
 from checks.works import LESSON_000
 
 BUDGET = Budget(steps=300)
@@ -17,26 +17,18 @@ claim = Claim(
         f"{TRAINED} … {2 * TRAINED - 1}, whose rows never received a gradient."
     ),
     sources=[
-        LESSON_000.quote(
-            "Sinusoidal vs 학습 가능한 위치 임베딩",
-            "학습 과정에서 최적의 위치 표현을 자동으로 배움",
-        )
+        LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "학습 과정에서 최적의 위치 표현을 자동으로 배움")
     ],
     expect="qualified",
 )
 
 claim.experiment(
-    Design(
+    offset_design(
         hypothesis="learned positions are no worse than sinusoidal ones: accuracy ≥ sinusoidal − 0.02, in every regime",
-        task=OFFSET_TASK,
         models=f"{PER_POSITION_MODEL}; learned: nn.Embedding(64, 32) added like the table, trained with the model",
-        budget=str(BUDGET),
-        metric="held-out accuracy over the regime's positions (4 fresh batches of 256)",
-        better="higher",
         treatment="learned",
         control="sinusoidal",
         threshold=-0.02,
-        seeds=SEEDS,
-        regimes=[SEEN, UNSEEN],
+        budget=BUDGET,
     )
 )(offset_trial(BUDGET))

@@ -1,7 +1,7 @@
 """With a position encoding added, a Transformer learns word order; without one it cannot (a seeded experiment)."""
 
-from checks import Claim, Design, SeedLog
-from checks.training import ACCURACY, MODEL, SEEDS, Budget, TinyEncoder, train, which_first
+from checks import Claim, SeedLog
+from checks.training import Budget, TinyEncoder, encoder_design, train, which_first
 from checks.works import LESSON_001
 
 VOCAB, LENGTH = 10, 12
@@ -19,20 +19,17 @@ claim = Claim(
     expect="holds",
 )
 
-DESIGN = Design(
-    hypothesis="sinusoidal positions let the model learn an order-only task: accuracy ≥ none + 0.2",
-    task=f"which_first: {LENGTH} tokens from 2 … {VOCAB - 1} with one 0 and one 1 at random places; label: 0 before 1",
-    models=MODEL,
-    budget=str(BUDGET),
-    metric=ACCURACY,
-    better="higher",
-    treatment="sinusoidal",
-    control="none",
-    threshold=0.2,
-    seeds=SEEDS,
+
+@claim.experiment(
+    encoder_design(
+        hypothesis="sinusoidal positions let the model learn an order-only task: accuracy ≥ none + 0.2",
+        task=f"which_first: {LENGTH} tokens from 2 … {VOCAB - 1} with one 0 and one 1 at random places; "
+        "label: 0 before 1",
+        treatment="sinusoidal",
+        control="none",
+        threshold=0.2,
+        budget=BUDGET,
+    )
 )
-
-
-@claim.experiment(DESIGN)
 def order_only_task(arm: str, regime: str, seed: int, log: SeedLog) -> float:
     return train(TinyEncoder(arm, VOCAB, classes=2), which_first(VOCAB, LENGTH), BUDGET, seed, log)

@@ -1,8 +1,8 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from checks import Claim, Design
-from checks.training import ACCURACY, AT_TRAINED, MODEL, SEEDS, TRAINED, Budget, length_trial
+from checks import Claim
+from checks.training import AT_TRAINED, MODEL, TRAINED, Budget, encoder_design, length_trial
 from checks.works import LESSON_000
 
 BUDGET = Budget(steps=150)
@@ -20,17 +20,14 @@ rope = Claim(
     expect="qualified",
 )
 rope.experiment(
-    Design(
+    encoder_design(
         hypothesis="RoPE's accuracy at 2L and 4L is at most 0.05 below its accuracy at the training length L",
         task=TASK,
         models=f"{MODEL}; RoPE rotates each head's queries and keys (interleaved pairs, base 10000)",
-        budget=str(BUDGET),
-        metric=ACCURACY,
-        better="higher",
         treatment=LONGER,
         control=AT_TRAINED,
         threshold=-0.05,
-        seeds=SEEDS,
+        budget=BUDGET,
         regimes=[f"2L (n = {2 * TRAINED})", f"4L (n = {4 * TRAINED})"],
     )
 )(length_trial("rope", BUDGET))
@@ -46,17 +43,13 @@ sinusoidal = Claim(
     expect="holds",
 )
 sinusoidal.experiment(
-    Design(
+    encoder_design(
         hypothesis="sinusoidal accuracy at the training length exceeds its accuracy at 4L by at least 0.05",
         task=TASK,
-        models=MODEL,
-        budget=str(BUDGET),
-        metric=ACCURACY,
-        better="higher",
         treatment=AT_TRAINED,
         control=LONGER,
         threshold=0.05,
-        seeds=SEEDS,
+        budget=BUDGET,
         regimes=[f"4L (n = {4 * TRAINED})"],
     )
 )(length_trial("sinusoidal", BUDGET))

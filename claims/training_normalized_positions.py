@@ -1,7 +1,7 @@
 """Positions normalized per sentence (pos / (n − 1)) are hard to learn from when lengths vary (a seeded experiment)."""
 
-from checks import Claim, Design, SeedLog
-from checks.training import MODEL, SEEDS, Budget, TinyEncoder, token_at_any_length, train
+from checks import Claim, SeedLog
+from checks.training import Budget, TinyEncoder, encoder_design, token_at_any_length, train
 from checks.works import LESSON_000
 
 VOCAB, INDEX, LENGTHS = 8, 3, range(6, 17)
@@ -19,20 +19,17 @@ claim = Claim(
     expect="holds",
 )
 
-DESIGN = Design(
-    hypothesis="sinusoidal beats normalized positions by ≥ 0.2 accuracy on an absolute index over lengths 6–16",
-    task=f"token at index {INDEX} of {VOCAB}-token sequences, each batch of one length drawn from 6 … 16",
-    models=MODEL,
-    budget=str(BUDGET),
-    metric="held-out accuracy (4 fresh batches of 256, each of its own length)",
-    better="higher",
-    treatment="sinusoidal",
-    control="normalized",
-    threshold=0.2,
-    seeds=SEEDS,
+
+@claim.experiment(
+    encoder_design(
+        hypothesis="sinusoidal beats normalized positions by ≥ 0.2 accuracy on an absolute index over lengths 6–16",
+        task=f"token at index {INDEX} of {VOCAB}-token sequences, each batch of one length drawn from 6 … 16",
+        metric="held-out accuracy (4 fresh batches of 256, each of its own length)",
+        treatment="sinusoidal",
+        control="normalized",
+        threshold=0.2,
+        budget=BUDGET,
+    )
 )
-
-
-@claim.experiment(DESIGN)
 def index_across_lengths(arm: str, regime: str, seed: int, log: SeedLog) -> float:
     return train(TinyEncoder(arm, VOCAB, classes=VOCAB), token_at_any_length(INDEX, VOCAB, LENGTHS), BUDGET, seed, log)

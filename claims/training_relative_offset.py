@@ -1,8 +1,8 @@
 """Attention with the sinusoidal encoding learns 'the token 3 positions back', but only at the absolute positions it
 was trained on (a seeded experiment)."""
 
-from checks import Claim, Design
-from checks.training import OFFSET, OFFSET_TASK, PER_POSITION_MODEL, SEEDS, SEEN, TRAINED, UNSEEN, Budget, offset_trial
+from checks import Claim
+from checks.training import OFFSET, TRAINED, Budget, offset_design, offset_trial
 from checks.works import LESSON_000, LESSON_001
 
 BUDGET = Budget(steps=300)
@@ -18,8 +18,7 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote(
-            "실행해보기: Positional Encoding 생성과 시각화",
-            "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!",
+            "실행해보기: Positional Encoding 생성과 시각화", "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!"
         ),
         LESSON_000.quote("2. 상대적 위치 표현 가능", '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'),
         LESSON_001.quote("4. Relative Position 정보", "문장에서 단어 간 거리 정보를 모델이 학습할 수 있습니다."),
@@ -28,20 +27,12 @@ claim = Claim(
 )
 
 claim.experiment(
-    Design(
-        hypothesis=(
-            f"with sinusoidal positions, accuracy on 'the token {OFFSET} back' ≥ no encoding + 0.25, at seen and at "
-            "unseen absolute positions"
-        ),
-        task=OFFSET_TASK,
-        models=PER_POSITION_MODEL,
-        budget=str(BUDGET),
-        metric="held-out accuracy over the regime's positions (4 fresh batches of 256)",
-        better="higher",
+    offset_design(
+        hypothesis=f"with sinusoidal positions, accuracy on 'the token {OFFSET} back' ≥ no encoding + 0.25, at seen "
+        "and at unseen absolute positions",
         treatment="sinusoidal",
         control="none",
         threshold=0.25,
-        seeds=SEEDS,
-        regimes=[SEEN, UNSEEN],
+        budget=BUDGET,
     )
 )(offset_trial(BUDGET))

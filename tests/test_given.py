@@ -70,13 +70,23 @@ def test_hypothesis_own_given_is_refused_naming_the_one_to_use():
             pass
 
 
-def test_an_example_below_given_and_given_twice_are_refused():
-    with pytest.raises(TypeError, match="write @example above @given"):
+def test_examples_above_and_below_given_run_topmost_first_as_in_hypothesis():
+    c, drawn = claim("order"), []
 
-        @given(v=st.floats(0, 1))
-        @example(v=0.5)
-        def below(t, v):
-            pass
+    @c.check(dtypes=("float64",), backends=("numpy",), settings=hypothesis.settings(max_examples=1))
+    @example(v=0.1)
+    @given(v=st.floats(0, 1))
+    @example(v=0.2)
+    @example(v=0.3)
+    def records(t, v):
+        drawn.append(v)
 
+    run_check(c.declared(Check)[0])
+    assert drawn[:3] == [0.1, 0.2, 0.3]
+
+
+def test_given_twice_is_refused():
+    with pytest.raises(TypeError, match="applied twice"):
+        given(v=st.floats(0, 1))(given(v=st.floats(0, 1))(lambda t, v: None))
     with pytest.raises(TypeError, match="applied twice"):
         given(v=st.floats(0, 1))(hypothesis.given(v=st.floats(0, 1))(lambda v: None))

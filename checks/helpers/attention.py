@@ -8,7 +8,10 @@ h_t = tanh(x_t W_x + h_{t−1} W_h) (the column form W_x x_t + W_h h_{t−1}, tr
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
 import math
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,7 +25,8 @@ from hypothesis import assume
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
-from checks.numerics.backends import Array, Backend, TorchBackend
+from checks.numerics.backends import Array, Backend, NumpyBackend, TorchBackend
+from checks.numerics.reference import Reference
 from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
 
 
@@ -101,6 +105,14 @@ def word_vectors(words: Sequence[str], d: int, seed: int) -> np.ndarray:
     return table[[vocabulary.index(w) for w in words]]
 
 
+def embedded(sentences: Sequence[str], d: int, seed: int) -> list[np.ndarray]:
+    """Each sentence's embeddings X (one row per word, float64), from one ``word_vectors`` vocabulary of all their
+    words: a word gets the same vector in every sentence."""
+    vocabulary = sorted({w for s in sentences for w in s.split()})
+    vectors = dict(zip(vocabulary, word_vectors(vocabulary, d, seed), strict=True))
+    return [np.stack([vectors[w] for w in s.split()]) for s in sentences]
+
+
 @dataclass(frozen=True)
 class Sentence:
     """n tokens (word ids, repeats allowed) in d dimensions, a layer's weights, and a reordering.
@@ -147,10 +159,83 @@ class Sentence:
         return any(self.words[j] != w for j, w in zip(self.order, self.words, strict=True))
 
 
+def random_reorderings(count: int, seed: int = 0) -> list[Sentence]:
+    """Demo-sized sentences: d = 6, 2 … 8 distinct words, a reordering that moves some word."""
+    rng = np.random.default_rng(seed)
+    drawn = []
+    while len(drawn) < count:
+        n = int(rng.integers(2, 9))
+        sentence = Sentence(6, tuple(range(n)), tuple(int(i) for i in rng.permutation(n)), int(rng.integers(2**32)))
+        if sentence.moves:
+            drawn.append(sentence)
+    return drawn
+
+
+def reordering_differences(words: Sequence[str], d: int, seed: int, causal: bool = False) -> dict[str, float]:
+    """For every order of ``words`` (embeddings ``word_vectors(words, d, seed)``, weights ``layer_weights(d, seed)``,
+    float64, ``causal``: with a causal mask): the largest difference of a word's output from its output in the
+    original order, by the reordered sentence."""
+    xp, weights, embeddings = (
+        NumpyBackend("float64"),
+        layer_weights(d, np.random.default_rng(seed)),
+        word_vectors(words, d, seed),
+    )
+    original, differences = self_attention(xp, embeddings, *weights, causal=causal), {}
+    for order in itertools.permutations(range(len(words))):
+        output = self_attention(xp, embeddings[list(order)], *weights, causal=causal)
+        differences[" ".join(words[i] for i in order)] = float(np.max(np.abs(output - original[list(order)])))
+    return differences
+
+
 def permutation_matrix(order: Sequence[int]) -> sp.Matrix:
     """P with P[i, π(i)] = 1: (P X) row i is X row π(i)."""
     size = len(order)
     return sp.Matrix(size, size, lambda i, j: 1 if order[i] == j else 0)
+
+
+def _column(name: str, size: int) -> sp.Matrix:
+    return sp.Matrix(size, 1, lambda i, _: sp.Symbol(f"{name}{i}", real=True))
+
+
+def _row_normalised(weights: sp.Matrix) -> sp.Matrix:
+    """Entry (i, j) over its row's sum: the softmax once each entry is exp(score)."""
+    sums = [sum(weights.row(i)) for i in range(weights.rows)]
+    return sp.Matrix(weights.rows, weights.cols, lambda i, j: weights[i, j] / sums[i])
+
+
+@functools.cache
+def _entries(size: int) -> tuple[sp.Matrix, ...]:
+    """x (n × 2), w (one column of a weight matrix), q, k, v (one column of Q, K, V), e = exp(scores)."""
+    x = sp.Matrix(size, 2, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
+    e = sp.Matrix(size, size, lambda i, j: sp.Symbol(f"e{i}{j}", positive=True))
+    return x, _column("w", 2), _column("q", size), _column("k", size), _column("v", size), e
+
+
+def permutation_identities(size: int, order: tuple[int, ...]) -> dict[str, tuple[sp.Matrix, sp.Matrix]]:
+    """Both sides of each step of Attn(P X) = P Attn(X) for one permutation, with symbolic entries.
+
+    A score q_i · k_j sums one such product per column, and the columns of W_Q, W_K, W_V
+    act alike, so one column of each stands for all. exp(s_ij) is a fresh symbol e_ij:
+    exp acts on each score alone, so an identity that holds for an arbitrary function of
+    the score holds for exp.
+    """
+    P = permutation_matrix(order)
+    x, w, q, k, v, e = _entries(size)
+    exponent = {q[i] * k[j]: e[i, j] for i in range(size) for j in range(size)}
+
+    def exp_of(scores: sp.Matrix) -> sp.Matrix:
+        return scores.applyfunc(lambda score: exponent.get(score, sp.exp(score)))
+
+    return {
+        "(P X) W = P (X W)": (sp.expand(P * x * w), P * sp.expand(x * w)),
+        "(P Q)(P K)ᵀ = P (Q Kᵀ) Pᵀ": ((P * q) * (P * k).T, P * (q * k.T) * P.T),
+        "row softmax(P E Pᵀ) = P row softmax(E) Pᵀ": (_row_normalised(P * e * P.T), P * _row_normalised(e) * P.T),
+        "P Pᵀ = I": (P * P.T, sp.eye(size)),
+        "Attn(P X) = P Attn(X)": (
+            _row_normalised(exp_of((P * q) * (P * k).T)) * (P * v),
+            P * (_row_normalised(exp_of(q * k.T)) * v),
+        ),
+    }
 
 
 # --- tolerance -------------------------------------------------------------------------------
@@ -214,6 +299,82 @@ def close_attention(t: Any, actual: Array, expected: Array, x: Array, weights: S
     t.close(actual, expected, scale=scale, bound=bound, label=label)
 
 
+def word_changes(
+    xp: Backend, sentence: Sentence, weights: tuple[np.ndarray, ...] | None = None
+) -> tuple[np.ndarray, float, float]:
+    """Per word, max |output in the original order − output after reordering|; the rounding bound; the output range.
+
+    Both sentences get PE(0 … n−1) added; the bound is ``rounding_bound`` at the larger rounding scale of the two: a
+    change beyond it is not rounding. ``weights``: (W_Q, W_K, W_V) in place of the sentence's own.
+    """
+    w_q, w_k, w_v = (xp.array(w) for w in (weights or sentence.weights))
+    encoding = Reference(xp).sinusoidal(list(range(sentence.n)), sentence.d)
+    before = xp.array(sentence.tokens) + encoding
+    after = xp.array(sentence.reordered_tokens) + encoding
+    outputs = [xp.to_float64(self_attention(xp, x, w_q, w_k, w_v)) for x in (before, after)]
+    where = np.argsort(sentence.order)  # the word at original position i now stands at where[i]
+    changes = np.max(np.abs(outputs[0] - outputs[1][where]), axis=1)
+    weights64 = [xp.to_float64(w) for w in (w_q, w_k, w_v)]
+    scale = max(rounding_scale(xp.dtype, xp.to_float64(x), *weights64) for x in (before, after))
+    return changes, rounding_bound(xp.dtype, scale), output_range(xp.to_float64(before), weights64[2])
+
+
+def unencoded_changes(xp: Backend, sentence: Sentence) -> np.ndarray:
+    """``word_changes`` without the encoding: per word, max |Attn(X) − Attn(P X) put back in the original order|."""
+    outputs = [self_attention(xp, x, *sentence.weights) for x in (sentence.tokens, sentence.reordered_tokens)]
+    return np.max(np.abs(outputs[0] - outputs[1][np.argsort(sentence.order)]), axis=1)
+
+
+def rounding_visibility(
+    sentences: Sequence[Sentence], backends: dict[str, Backend]
+) -> tuple[dict[str, float], dict[str, float], list[float]]:
+    """Per dtype (computed on ``backends[dtype]``), the share of reorderings whose every word moves beyond the rounding
+    bound and the median rounding bound / output range; per reordering, the smallest change / output range in
+    float64."""
+    relative, bound_share, visible = [], {dtype: [] for dtype in backends}, dict.fromkeys(backends, 0)
+    for sentence in sentences:
+        for dtype, xp in backends.items():
+            changes, allowed, span = word_changes(xp, sentence)
+            visible[dtype] += bool(np.min(changes) > allowed)
+            bound_share[dtype].append(allowed / span)
+            if dtype == "float64":
+                relative.append(float(np.min(changes) / span))
+    fractions = {dtype: count / len(sentences) for dtype, count in visible.items()}
+    return fractions, {dtype: float(np.median(values)) for dtype, values in bound_share.items()}, relative
+
+
+def median_change(sentences: Sequence[Sentence], factor: float) -> float:
+    """The median over ``sentences`` of the smallest change / output range (float64) with W_Q and W_K scaled by
+    ``factor``: sharper or flatter attention weights."""
+    xp, changes = NumpyBackend("float64"), []
+    for sentence in sentences:
+        w_q, w_k, w_v = sentence.weights
+        found, _, span = word_changes(xp, sentence, (factor * w_q, factor * w_k, w_v))
+        changes.append(float(np.min(found) / span))
+    return float(np.median(changes))
+
+
+def uniform_change(sentence: Sentence) -> float:
+    """The largest change / float64 rounding bound with W_Q = 0: uniform attention weights."""
+    _, w_k, w_v = sentence.weights
+    found, allowed, _ = word_changes(NumpyBackend("float64"), sentence, (np.zeros_like(w_k), w_k, w_v))
+    return float(np.max(found) / allowed)
+
+
+def close_pooled(t: Any, actual: Array, expected: Array, x: Array, weights: Sequence[Array], label: str) -> None:
+    """t.close for the means of two attention outputs (mean pooling) on inputs ``x`` and (W_Q, W_K, W_V): the outputs'
+    rounding scale, plus n max|v| for summing n rows and dividing by n.
+
+    Found by the thorough profile (bfloat16, d = 2, one word, seed 19953): rounding can span the whole output range,
+    so no comparison there could fail; such an example says nothing in this dtype and is discarded (``assume``)."""
+    x64, (w_q, w_k, w_v) = t.xp.to_float64(x), (t.xp.to_float64(w) for w in weights)
+    count = x64.shape[0]
+    scale = rounding_scale(t.dtype, x64, w_q, w_k, w_v) + count * output_range(x64, w_v) / 2
+    pooled = [t.xp.sum(y, axis=0) / count for y in (actual, expected)]
+    assume(t.resolves(pooled[1], scale=scale, bound=output_range(x64, w_v)))
+    t.close(*pooled, scale=scale, bound=output_range(x64, w_v), label=label)
+
+
 # --- FLOP formulas (what torch.utils.flop_counter counts: matrix products) ---------------------
 
 n, d = sp.symbols("n d", positive=True, integer=True)
@@ -248,6 +409,23 @@ def rnn_flops(length: sp.Expr = n, width: sp.Expr = d, gate_blocks: sp.Expr = 1)
     return sp.expand(length * 2 * matmul_flops(1, width, gate_blocks * width))
 
 
+RECURRENT_CELLS = {"RNN": (torch.nn.RNN, 1), "GRU": (torch.nn.GRU, 3), "LSTM": (torch.nn.LSTM, 4)}
+"""torch's recurrent layers and their gate blocks g."""
+
+
+@functools.cache
+def crossover_formula() -> sp.Expr:
+    """The n ≠ 0 where attention and a g-gate recurrent layer cost the same, solved by SymPy: (2g − 3) d / 2."""
+    (root,) = sp.solve(sp.Eq(attention_flops(), rnn_flops(n, d, gates)), n)
+    return root
+
+
+def crossover(gate_blocks: int) -> sp.Expr | None:
+    """The crossover for a given g, or None when it is not positive (attention always costs more)."""
+    value = crossover_formula().subs(gates, gate_blocks)
+    return value if value.is_positive else None
+
+
 # --- counting what torch runs ----------------------------------------------------------------
 
 
@@ -256,6 +434,38 @@ def counted_flops(function: Callable[..., Any], *args: Any) -> int:
     with FlopCounterMode(display=False) as counter:
         function(*args)
     return int(counter.get_total_flops())
+
+
+def counted_attention(length: int, width: int, device: str = "cpu") -> int:
+    """FLOPs FlopCounterMode counts for ``self_attention`` (float32) over ``length`` zero tokens of ``width``
+    (on the meta device, shapes only: nothing is computed)."""
+    xp = TorchBackend("float32", device)
+    return counted_flops(self_attention, xp, xp.zeros(length, width), *(xp.zeros(width, width) for _ in range(3)))
+
+
+def counted_recurrent(name: str, length: int, width: int) -> int:
+    """FLOPs FlopCounterMode counts for one torch recurrent layer (a RECURRENT_CELLS name) over ``length`` tokens.
+
+    oneDNN is switched off: its fused LSTM kernel (aten.mkldnn_rnn_layer) has no FLOP formula and counts 0.
+    """
+    module, _ = RECURRENT_CELLS[name]
+    layer = module(width, width)
+    x = torch.zeros(length, width)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # oneDNN's TF32 notice when its flags change
+        with torch.backends.mkldnn.flags(enabled=False):
+            return counted_flops(layer, x)
+
+
+def crossover_ratios(name: str, width: int) -> dict[str, object]:
+    """The crossover n of a RECURRENT_CELLS layer at d = ``width``, and the counted attention / recurrent FLOPs one
+    below and one above it (without a crossover: the ratio 3/2 + 1/d at n = 1)."""
+    boundary = crossover(RECURRENT_CELLS[name][1])
+    if boundary is None:
+        return {"crossover n": "none (attention always costs more)", "ratio at n = 1": 1.5 + 1 / width}
+    at = float(boundary.subs(d, width))
+    ratios = {m: counted_attention(m, width) / counted_recurrent(name, m, width) for m in (int(at) - 1, int(at) + 1)}
+    return {"crossover n": at, **{f"n={m}: attention / {name}": ratio for m, ratio in ratios.items()}}
 
 
 class _OpRecorder(TorchDispatchMode):
@@ -299,6 +509,22 @@ def dependency_depth(output: torch.Tensor) -> int:
     return depth.get(output.grad_fn, 0)
 
 
+REFERENCE_LAYERS: dict[str, Callable[..., torch.Tensor]] = {
+    "attention": lambda xp, x, weights: self_attention(xp, x, *weights),
+    "rnn": lambda xp, x, weights: rnn_layer(xp, x, *weights[:2]),
+}
+"""The reference layers, both written as the formulas say: ``REFERENCE_LAYERS[name](xp, x, (W_1, W_2, W_3))``."""
+
+
+def graph_structure(layer: str, backend: Backend, length: int, width: int) -> tuple[int, int]:
+    """(dependency depth of the autograd graph, dispatched aten ops) of a reference layer over ``length`` zero tokens
+    of ``width``, with zero weights (torch backends: the tensors require gradients)."""
+    x = backend.zeros(length, width).requires_grad_()
+    weights = [backend.zeros(width, width).requires_grad_() for _ in range(3)]
+    run = functools.partial(REFERENCE_LAYERS[layer], backend, x, weights)
+    return dependency_depth(run()), sum(dispatched_ops(run).values())
+
+
 # --- what the speed measurements run ---------------------------------------------------------
 
 
@@ -322,3 +548,12 @@ def timed_layers(length: int, width: int, device: str = "cpu", train: bool = Fal
     if not train:
         return forward
     return {name: (lambda run=run: run().sum().backward()) for name, run in forward.items()}
+
+
+def shipped_rnn_structure(lengths: Sequence[int], width: int) -> dict[int, dict[str, int]]:
+    """torch.nn.RNN(width, width) as shipped, over zero inputs of each length: autograd depth and dispatched ops."""
+    rnn, table = torch.nn.RNN(width, width), {}
+    for length in lengths:
+        x = torch.zeros(length, width)
+        table[length] = {"depth": dependency_depth(rnn(x)[0]), "ops": sum(dispatched_ops(rnn, x).values())}
+    return table

@@ -14,6 +14,9 @@ import torch
 from checks.numerics.backends import Array, NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
 
+EXACT = Reference(NumpyBackend("float64"))
+"""The project's reference on float64 NumPy: the exact values a claim compares against or measures."""
+
 
 def rounded(values: object, dtype: str) -> np.ndarray:
     """Float64 values rounded once to ``dtype`` (through torch, which has bfloat16), back in float64."""

@@ -56,6 +56,25 @@ def position_table_rows(model: Any) -> dict[str, int]:
     }
 
 
+def rotary_modules(model: Any) -> list[str]:
+    """The names of ``model``'s modules whose class name contains "Rotary"."""
+    return [name for name, module in model.named_modules() if "Rotary" in type(module).__name__]
+
+
+def hidden_states(model: Any, tokens: Any, shift: int) -> Any:
+    """``model``'s last hidden states (NumPy) with the positions 0 … n − 1 moved to shift … n − 1 + shift."""
+    import torch
+
+    positions = torch.arange(tokens.shape[1])[None] + shift
+    with torch.no_grad():
+        return model(tokens, position_ids=positions).last_hidden_state.numpy()
+
+
+def shift_change(model: Any, tokens: Any, shift: int) -> float:
+    """The largest change of any hidden state when every position is moved by ``shift``."""
+    return float(abs(hidden_states(model, tokens, shift) - hidden_states(model, tokens, 0)).max())
+
+
 def longest_accepted(model: Any, lengths: tuple[int, ...]) -> dict[int, str]:
     """Feed ``model`` sequences of each length: "ok" or the exception it raised (type and first line)."""
     import torch

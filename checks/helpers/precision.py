@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
+from checks.helpers.encodings import rounded
 from checks.numerics.devices import available_devices
 from checks.numerics.reference import frequency_values
-from checks.numerics.tolerances import tolerance
+from checks.numerics.tolerances import FLOATS, tolerance
 
 if TYPE_CHECKING:
     from checks.evidence.probe import Recorder
@@ -298,3 +299,108 @@ def _row(boundary: Boundary) -> dict[str, object]:
         "tolerance": boundary.tolerance,
         "method": boundary.method,
     }
+
+
+def pe_value_envelopes(r: Recorder, d_model: int) -> list[Boundary]:
+    """``record_envelopes`` of PE(pos) against float64 (the tolerance at scale 1: the entries' range)."""
+    return record_envelopes(
+        r, "PE(pos)", lambda dtype, mode, device: pe_value_errors(dtype, mode, d_model, device), d_model // 2, 1.0
+    )
+
+
+def shift_identity_envelopes(r: Recorder, d_model: int, k: int) -> list[Boundary]:
+    """``record_envelopes`` of M_k · PE(pos) against the float64 PE(pos + k) (scale 1)."""
+
+    def factory(dtype: str, mode: str, device: str) -> ErrorFunction:
+        return shift_identity_errors(dtype, mode, d_model, k, device)
+
+    return record_envelopes(r, f"M_{k} · PE(pos)", factory, d_model // 2, 1.0)
+
+
+def dot_identity_envelopes(r: Recorder, d_model: int, k: int) -> list[Boundary]:
+    """``record_envelopes`` of PE(pos) · PE(pos + k) against Σ cos(ω_i k) (scale d_model/2, the dot product's size)."""
+
+    def factory(dtype: str, mode: str, device: str) -> ErrorFunction:
+        return dot_identity_errors(dtype, mode, d_model, k, device)
+
+    return record_envelopes(r, f"PE(pos) · PE(pos + {k})", factory, d_model // 2, d_model / 2)
+
+
+def rope_score_envelopes(r: Recorder, d_model: int, distance: int) -> list[Boundary]:
+    """``record_envelopes`` of the RoPE score at n − m = ``distance`` against qᵀR((n−m)θ)k (scale ‖q‖‖k‖ of the
+    fixed ``rope_vectors``)."""
+    q, key = rope_vectors(d_model)
+
+    def factory(dtype: str, mode: str, device: str) -> ErrorFunction:
+        return rope_score_errors(dtype, mode, d_model, distance, device)
+
+    return record_envelopes(
+        r, "the RoPE score", factory, d_model // 2, float(torch.linalg.norm(q) * torch.linalg.norm(key))
+    )
+
+
+# --- integer positions: from where two words merge ------------------------------------------------
+
+
+def cosine_gaps(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """1 − cos between matching rows of x and y in float64, as ‖x̂ − ŷ‖²/2 (no cancellation near cos = 1)."""
+    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    y = y / np.linalg.norm(y, axis=-1, keepdims=True)
+    return np.sum((x - y) ** 2, axis=-1) / 2
+
+
+def index_gaps(a: np.ndarray, b: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """1 − cos(a + p·1, b + p·1) in float64 for every integer position p in ``positions``."""
+    return cosine_gaps(a[None, :] + positions[:, None], b[None, :] + positions[:, None])
+
+
+def first_from(mask: np.ndarray, positions: np.ndarray) -> int | None:
+    """The first position from which ``mask`` holds at every later position searched."""
+    failing = np.flatnonzero(~mask)
+    start = 0 if failing.size == 0 else failing[-1] + 1
+    return int(positions[start]) if start < positions.size else None
+
+
+def merge_thresholds(a: np.ndarray, b: np.ndarray, search: int, identical_search: int) -> dict[str, object]:
+    """For the words a and b under the integer index (positions 1 … ``search``): where cos(a + p·1, b + p·1) passes
+    0.99; where the exact cos rounds to 1.0 in each dtype (beyond the search: p ≈ √(variance / 2 · half spacing));
+    where the rounded vectors coincide (``identical_when_rounded``); and 1 − cos at p = 10000."""
+    positions = np.arange(1, search + 1, dtype=np.float64)
+    gap, variance = index_gaps(a, b, positions), float(np.var(a - b))
+    found = {"variance of a − b": variance, "cos ≥ 0.99 from p": first_from(gap <= 0.01, positions)}
+    for dtype in FLOATS:
+        half_spacing = torch.finfo(getattr(torch, dtype)).eps / 4
+        key = f"{dtype}: exact cos rounds to 1.0 from p"
+        found[key] = first_from(gap <= half_spacing, positions)
+        if found[key] is None:
+            found[key] = f"≈ {math.sqrt(variance / (2 * half_spacing)):.3g} (asymptotic, beyond {search})"
+    found |= identical_when_rounded(a, b, identical_search)
+    found["1 − cos at p = 10000"] = float(index_gaps(a, b, np.array([10_000.0]))[0])
+    return found
+
+
+def identical_when_rounded(a: np.ndarray, b: np.ndarray, search: int) -> dict[str, object]:
+    """In bfloat16 and float16, over p = 0 … ``search`` − 1: the first p where a + p·1 and b + p·1 round to the same
+    vector, and the share of later p where they do."""
+    found, grid = {}, np.arange(0.0, float(search))
+    for dtype in ("bfloat16", "float16"):
+        same = np.all(rounded(a[None, :] + grid[:, None], dtype) == rounded(b[None, :] + grid[:, None], dtype), 1)
+        hits = np.flatnonzero(same)
+        first = int(hits[0]) if hits.size else None
+        found[f"{dtype}: rounded a + p·1 and b + p·1 identical, first at p"] = first
+        if first is not None:
+            found[f"{dtype}: share of p in [{first}, {search}) where identical"] = float(np.mean(same[first:]))
+    return found
+
+
+def normalized_collisions(dtypes: tuple[str, ...], longest: int = 20_000) -> dict[str, str]:
+    """Per dtype: the first sentence lengths n, n + 1 (n < ``longest``) whose normalized index-1 values 1/(n − 1) and
+    1/n round to the same number."""
+    lengths, collide = np.arange(2, longest, dtype=np.float64), {}
+    for dtype in dtypes:
+        second = rounded(1 / (lengths - 1), dtype)
+        same = np.flatnonzero(second[:-1] == second[1:])
+        collide[dtype] = (
+            f"n = {int(lengths[same[0]])} and {int(lengths[same[0]]) + 1}" if same.size else f"none below {longest}"
+        )
+    return collide

@@ -77,15 +77,27 @@ def common_shift_batches(draw: st.DrawFn) -> Batch:
     return as_batch(np.stack([m, n, low + raw % (high - low + 1)], axis=1))
 
 
-def rope_rows(impl: Reference, rows: np.ndarray, at: list[int]) -> np.ndarray:
-    """RoPE applied in the implementation's backend and dtype to each row at its position, returned as float64."""
-    return impl.xp.to_float64(impl.rope(impl.xp.array(rows), at))
+@st.composite
+def attention_input_batches(draw: st.DrawFn, high: int = 8) -> tuple[Batch, Batch, Batch, Batch]:
+    """Rows (content x and y, W_Q, W_K, (m, n, s)) for additive PE's score: entries in [−1, 1], one even d ≤ ``high``
+    per batch, and a common shift from ``common_shift_batches()``."""
+    shifts = draw(common_shift_batches())
+    d = 2 * draw(st.integers(1, high // 2))
+    content = draw(arrays(np.float64, (len(shifts), 2, d), elements=UNIT))
+    w_q, w_k = draw(arrays(np.float64, (2, len(shifts), d, d), elements=UNIT))
+    return as_batch(content), as_batch(w_q), as_batch(w_k), shifts
+
+
+def rope_rows(impl: Reference, rows: np.ndarray, at: list[int] | np.ndarray) -> np.ndarray:
+    """RoPE applied in the implementation's backend and dtype to each row at its position (a list or an array of
+    integer positions: an implementation is handed a list of ints), returned as float64."""
+    return impl.xp.to_float64(impl.rope(impl.xp.array(rows), np.asarray(at).tolist()))
 
 
 def rope_score_rows(impl: Reference, q: np.ndarray, key: np.ndarray, m: np.ndarray, n: np.ndarray) -> np.ndarray:
     """(R(m_j θ)q_j)·(R(n_j θ)k_j) for each row j, all rotations in one backend call; dot products in float64."""
     rows = np.stack([q, key], axis=1).reshape(-1, q.shape[-1])
-    rotated = rope_rows(impl, rows, np.stack([m, n], axis=1).reshape(-1).tolist())
+    rotated = rope_rows(impl, rows, np.stack([m, n], axis=1).reshape(-1))
     return np.sum(rotated[0::2] * rotated[1::2], axis=-1)
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import functools
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import torch
 from torch import nn
 from torch.multiprocessing.reductions import StorageWeakRef
 
+from checks.helpers.attention import timed_layers
 from checks.helpers.training import ExplicitEncoderLayer
 
 WIDTH, HEADS = 64, 2
@@ -84,6 +85,21 @@ def median_seconds(run: Callable[[], object], device: str, repeats: int) -> floa
 
     once()
     return statistics.median(once() for _ in range(repeats))
+
+
+def median_times(device: str, lengths: Sequence[int], width: int, repeats: int) -> dict[str, dict[str, list[float]]]:
+    """Median seconds of ``repeats`` passes (after a warm-up) of each ``timed_layers`` layer at each length, by mode
+    ("forward" under inference mode, "training step" forward and backward) and layer ("attention", "rnn")."""
+    seconds: dict[str, dict[str, list[float]]] = {
+        mode: {"attention": [], "rnn": []} for mode in ("forward", "training step")
+    }
+    for mode, by_layer in seconds.items():
+        for length in lengths:
+            layers = timed_layers(length, width, device, train=mode == "training step")
+            with torch.inference_mode() if mode == "forward" else torch.enable_grad():
+                for name, run in layers.items():
+                    by_layer[name].append(median_seconds(run, device, repeats))
+    return seconds
 
 
 def step_seconds(kind: str, length: int, seed: int, device: str = "cpu", repeats: int = 5) -> float:

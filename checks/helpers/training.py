@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 import torch
 from torch import nn
 
+from checks.evidence.experiment import Design
 from checks.numerics.backends import NumpyBackend
 from checks.numerics.reference import Reference
 
@@ -110,12 +112,27 @@ class TinyEncoder(nn.Module):
         return self.head(hidden if self.per_position else hidden.mean(dim=1))
 
 
+def learned_table_step(positions: int, width: int, seed: int = 0) -> tuple[int, float]:
+    """A learned position table nn.Embedding(positions, width) (torch seed ``seed``): its trainable parameters, and the
+    largest change of an entry after one SGD step (learning rate 0.1) on the mean square of rows 0 … 7."""
+    torch.manual_seed(seed)
+    table = nn.Embedding(positions, width)
+    trainable = sum(p.numel() for p in table.parameters() if p.requires_grad)
+    before = table.weight.detach().clone()
+    optimizer = torch.optim.SGD(table.parameters(), lr=0.1)
+    table(torch.arange(8)).pow(2).mean().backward()
+    optimizer.step()
+    return trainable, float((table.weight.detach() - before).abs().max())
+
+
 MODEL = "TinyEncoder: d_model 32, 2 heads, one post-LN encoder layer, mean pooling, linear head"
 """How a design names the model (one per positional scheme)."""
 SEEDS = {"ci": 3, "dev": 3, "thorough": 10}
 """Seeds per profile of the training experiments."""
 ACCURACY = "held-out accuracy (4 fresh batches of 256)"
 """The metric ``train`` returns."""
+REGIME_ACCURACY = "held-out accuracy over the regime's positions (4 fresh batches of 256)"
+"""The metric of a per-position task scored only at the regime's positions."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +143,39 @@ class Budget:
 
     def __str__(self) -> str:
         return f"{self.steps} Adam steps, batch {self.batch}, learning rate {self.learning_rate}, no clipping"
+
+
+def encoder_design(
+    *,
+    hypothesis: str,
+    task: str,
+    treatment: str,
+    control: str,
+    threshold: float,
+    budget: Budget | str,
+    metric: str = ACCURACY,
+    models: str = MODEL,
+    better: Literal["lower", "higher"] = "higher",
+    seeds: dict[str, int] = SEEDS,
+    regimes: Iterable[str] = ("all",),
+    timed: bool = False,
+) -> Design:
+    """The Design of an experiment on these models, with what they share filled in: the model (MODEL), the seeds
+    (SEEDS), higher is better, the held-out accuracy as the metric, one regime "all"; a Budget is shown as its text."""
+    return Design(
+        hypothesis=hypothesis,
+        task=task,
+        models=models,
+        budget=str(budget),
+        metric=metric,
+        better=better,
+        treatment=treatment,
+        control=control,
+        threshold=threshold,
+        seeds=dict(seeds),
+        regimes=list(regimes),
+        timed=timed,
+    )
 
 
 def train(
@@ -275,6 +325,24 @@ def fitted_offset_model(scheme: str, seed: int, budget: Budget) -> tuple[TinyEnc
     model, log = TinyEncoder(scheme, 10, classes=10, per_position=True), StepLog()
     fit(model, token_back(OFFSET, 10, TRAINED), budget, seed, log)
     return model, log
+
+
+def offset_design(
+    *, hypothesis: str, treatment: str, control: str, threshold: float, budget: Budget, models: str = PER_POSITION_MODEL
+) -> Design:
+    """The design of a relative-offset experiment (``offset_trial``): OFFSET_TASK, per-position models, the accuracy
+    over the regime's positions, in the regimes SEEN and UNSEEN."""
+    return encoder_design(
+        hypothesis=hypothesis,
+        task=OFFSET_TASK,
+        models=models,
+        metric=REGIME_ACCURACY,
+        treatment=treatment,
+        control=control,
+        threshold=threshold,
+        budget=budget,
+        regimes=[SEEN, UNSEEN],
+    )
 
 
 def offset_trial(budget: Budget) -> Callable[[str, str, int, object], float]:

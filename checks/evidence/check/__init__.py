@@ -72,7 +72,7 @@ class Check(RunEvidence):
             raise ValueError(f"{claim.id}: {sorted(map(str, unknown))} not among {BACKENDS} and {CAPABILITIES}")
 
         def register(test: Callable[..., Any]) -> Callable[..., Any]:
-            if inputs_of(test) is None and not hasattr(test, "hypothesis"):  # TRANSITION: until claims use checks.given
+            if inputs_of(test) is None:
                 hypothesis_own = " (Hypothesis's own @given runs by itself: use checks.given)"
                 raise TypeError(
                     f"{claim.id}: a check must be decorated with @given from checks (checks.given) first"

@@ -25,22 +25,25 @@ def given(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     """The strategies of a check's inputs, as Hypothesis's ``@given`` takes them (``@given(pos=positions())``)."""
 
     def record(test: F) -> F:
-        if getattr(test, "is_hypothesis_test", False):
+        if getattr(test, "is_hypothesis_test", False) or inputs_of(test) is not None:
             raise TypeError(f"{test.__name__}: @given is applied twice; give every strategy in one @given")
-        test.theory_claims_inputs = Inputs(args, kwargs)  # type: ignore[attr-defined]
+        below = getattr(test, "theory_claims_examples", [])
+        test.theory_claims_inputs = Inputs(args, kwargs, list(reversed(below)))  # type: ignore[attr-defined]
         return test
 
     return record
 
 
 def example(*args: Any, **kwargs: Any) -> Callable[[F], F]:
-    """An input the check always tries first, as Hypothesis's ``@example`` (written above ``@given``)."""
+    """An input the check always tries first, as Hypothesis's ``@example`` (above or below ``@given``; the topmost
+    runs first, as in Hypothesis)."""
 
     def record(test: F) -> F:
         found = inputs_of(test)
-        if found is None:
-            raise TypeError(f"{getattr(test, '__name__', test)}: write @example above @given")
-        found.examples.insert(0, (args, kwargs))
+        if found is None:  # below @given: kept until @given records the inputs
+            test.theory_claims_examples = [*getattr(test, "theory_claims_examples", []), (args, kwargs)]  # type: ignore[attr-defined]
+        else:
+            found.examples.insert(0, (args, kwargs))
         return test
 
     return record

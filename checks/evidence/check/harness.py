@@ -434,9 +434,7 @@ def _attempt(
     when only whether it fails matters)."""
     trial = Trial(run, xp, adapter, domain)
     attempt = Attempt(trial)
-    legacy = getattr(check.test, "hypothesis", None)  # TRANSITION
-    inner = legacy.inner_test if legacy else check.test
-    kept = check.settings or settings.default
+    inner, kept = check.test, check.settings or settings.default
     batch = batch_size(kept.max_examples) if check.batched else 1
     # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
     # thousands of calls
@@ -484,14 +482,6 @@ def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[...,
     """``body`` under Hypothesis's own @given and @example, with the inputs the check declared
     (checks.evidence.check.given): built anew for every run, so no run sees another's settings."""
     inputs = inputs_of(check.test)
-    if inputs is None and hasattr(check.test, "hypothesis"):  # TRANSITION: until claims use checks.given
-        given_kwargs = check.test.hypothesis._given_kwargs
-        inner = check.test.hypothesis.inner_test
-        test = hypothesis.given(**given_kwargs)(body)
-        for found in getattr(check.test, "hypothesis_explicit_examples", []):
-            test = hypothesis.example(*found.args, **found.kwargs)(test)
-        del inner
-        return test
     if inputs is None:
         raise TypeError(f"{check.name}: declare its inputs with @given from checks (checks.given)")
     test = hypothesis.given(*inputs.args, **inputs.kwargs)(body)
