@@ -117,7 +117,7 @@ class Claim:
         return Derivation.declare(self, function)
 
     def experiment(self, design: Design) -> Callable[[Trial], Trial]:
-        """``def _(arm, seed, log) -> float``: one arm of a designed, seeded experiment."""
+        """``def _(arm, regime, seed, log) -> float``: one arm of a designed, seeded experiment."""
         return Experiment.declare(self, design)
 
     def declare(self, kind: type[Evidence], *args: Any, **options: Any) -> Any:
