@@ -123,6 +123,8 @@ BAD_FILES = {
     """,
 }
 TIME_LIMIT = 1.0
+GUARD = 10
+"""How many times the limit a stopped claim may take in all (it stops at about 1.1 times; a hang runs on)."""
 
 
 _RUNS: list[tuple[pytest.RunResult, dict[str, Any], Path]] = []
@@ -215,7 +217,8 @@ def test_a_hanging_claim_stops_at_the_time_limit(bad_run, claim_id, step):
         f"{step}: TimeLimitExceeded: claim {claim_id} ran past its time limit of {TIME_LIMIT:g} s "
         f"(environment variable {TIME_LIMIT_ENV}); the rest of the claim did not run"
     ]
-    assert TIME_LIMIT <= record.seconds < TIME_LIMIT + 5
+    # a guard, not a budget: stopped at the limit, not after the hang's minutes (10x the limit for a loaded machine)
+    assert TIME_LIMIT <= record.seconds < GUARD * TIME_LIMIT
     assert record.of(ProbeRecord) == [], "nothing after the hang ran"
 
 
