@@ -124,7 +124,7 @@ BAD_FILES = {
 }
 TIME_LIMIT = 1.0
 GUARD = 10
-"""How many times the limit a stopped claim may take in all (it stops at about 1.1 times; a hang runs on)."""
+"""How many times the limit a stopped claim may take in all (it stops just past the limit; a hang runs on)."""
 
 
 _RUNS: list[tuple[pytest.RunResult, dict[str, Any], Path]] = []
