@@ -41,7 +41,7 @@ TallyRecord.forget()  # in the evidence family only while a test here registers 
 class Tally(Evidence):
     """``claim.declare(Tally, items)`` over ``def _(item) -> bool``: holds when every item passes."""
 
-    kind, decorator, order = "tally", "tally", 45
+    kind, order = "tally", 45
     title = "Tallies"
     template = "evidence/tally.html.j2"
     record_type = TallyRecord

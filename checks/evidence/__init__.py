@@ -16,7 +16,7 @@ from functools import cache
 
 from checks.evidence.base import Dependency, Evidence, RunContext
 
-__all__ = ["Dependency", "Evidence", "RunContext", "by_decorator", "by_kind", "kinds", "register"]
+__all__ = ["Dependency", "Evidence", "RunContext", "by_kind", "kinds", "register"]
 
 _ELSEWHERE: list[type[Evidence]] = []
 """Kinds defined outside this package (``register``): a test's, say."""
@@ -47,11 +47,6 @@ def unregister(kind: type[Evidence]) -> None:
 def by_kind(tag: str) -> type[Evidence]:
     """The kind whose records carry ``tag``."""
     return next(kind for kind in kinds() if kind.kind == tag)
-
-
-def by_decorator(name: str) -> type[Evidence] | None:
-    """The kind a claim file declares as ``@claim.<name>``, if any."""
-    return next((kind for kind in kinds() if kind.decorator == name), None)
 
 
 def _subclasses(cls: type) -> list[type]:

@@ -2,9 +2,9 @@
 
 Each kind is one subclass of ``Evidence`` in its own module of this package, found there by
 ``checks.evidence.kinds()``; its record is a ``checks.results.EvidenceRecord`` and its report
-partial is ``reports/templates/<template>``. A claim file declares it through the decorator the
-kind names (``@claim.<decorator>``). Kind modules import nothing heavy at module level: the report
-reads their records without torch, Hypothesis or SymPy.
+partial is ``reports/templates/<template>``. A claim file declares it through the matching method of
+``checks.claim.Claim`` (``@claim.check``) or ``claim.declare(kind, ...)``. Kind modules import nothing heavy at
+module level: the report reads their records without torch, Hypothesis or SymPy.
 """
 
 from __future__ import annotations
@@ -57,8 +57,6 @@ class Evidence:
 
     kind: ClassVar[str]
     """The tag of its records in results files."""
-    decorator: ClassVar[str]
-    """The name claim files declare it with: ``@claim.<decorator>``."""
     order: ClassVar[int]
     """Where it runs and shows among the kinds (lower first)."""
     title: ClassVar[str]
@@ -71,7 +69,7 @@ class Evidence:
 
     @classmethod
     def declare(cls, claim: Declaring, *args: Any, **options: Any) -> Any:
-        """The decorator ``@claim.<decorator>(...)``: adds an instance to ``claim.evidence``."""
+        """What ``@claim.<kind>(...)`` or ``claim.declare(kind, ...)`` calls: adds an instance to ``claim.evidence``."""
         raise NotImplementedError
 
     def run(self, context: RunContext) -> list[EvidenceRecord]:

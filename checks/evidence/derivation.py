@@ -29,7 +29,7 @@ class DerivationRecord(EvidenceRecord):
 class Derivation(Evidence):
     """``def _(r, dependencies) -> verdict``: ``dependencies`` maps each id in ``depends`` to its outcome."""
 
-    kind, decorator, order = "derivation", "derive", 50
+    kind, order = "derivation", 50
     title = "Derived from other claims"
     template = "evidence/derivation.html.j2"
     record_type = DerivationRecord

@@ -154,7 +154,7 @@ Trial = Callable[[str, str, int, SeedLog], float]
 class Experiment(Evidence):
     """A designed comparison of two arms over seeds, decided by the design's rule."""
 
-    kind, decorator, order = "experiment", "experiment", 45
+    kind, order = "experiment", 45
     title = "Experiments"
     template = "evidence/experiment.html.j2"
     record_type = ExperimentRecord

@@ -111,7 +111,7 @@ class Recorder:
 class Probe(Evidence):
     """A measurement run once per claim evaluation."""
 
-    kind, decorator, order = "probe", "probe", 40
+    kind, order = "probe", 40
     title = "Probes and measurements"
     template = "evidence/probe.html.j2"
     record_type = ProbeRecord

@@ -99,7 +99,7 @@ class ProofRecord(EvidenceRecord):
 class SymbolicProof(Evidence):
     """Every ``@claim.proof`` function of a claim, run in order on one shared Proof."""
 
-    kind, decorator, order = "proof", "proof", 10
+    kind, order = "proof", 10
     title = "Symbolic proof"
     template = "evidence/proof.html.j2"
     record_type = ProofRecord

@@ -17,7 +17,7 @@ from checks.results.records import EvidenceRecord
 class Check(RunEvidence):
     """A ``@given`` property ``def _(t, ...)`` and where it runs."""
 
-    kind, decorator, order = "check", "check", 20
+    kind, order = "check", 20
     title = "Numeric checks"
     template = "evidence/check.html.j2"
     record_type = CheckRun

@@ -14,7 +14,7 @@ from checks.results.records import EvidenceRecord
 class Sweep(RunEvidence):
     """``def _(s)``: the equations, stated on the grid tools ``s`` (checks.evidence.sweep.grid.Grid)."""
 
-    kind, decorator, order = "sweep", "sweep", 30
+    kind, order = "sweep", 30
     title = "Dense sweeps"
     template = "evidence/sweep.html.j2"
     record_type = SweepRun
