@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import FlakyFailure
 
 from checks.evidence.check import CheckRun
-from checks.evidence.check.harness import _message
+from checks.evidence.check.runner import _message
 from checks.helpers.current import CurrentRun, running
 from checks.helpers.rope import common_shift_batches
 from checks.helpers.strategies import d_models, position_and_offset, position_offset_batches

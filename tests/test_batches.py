@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from checks import Claim, Quote
 from checks import given as check_given
 from checks.evidence.check import Check, CheckRun
-from checks.evidence.check.harness import BatchShapeError, Trial, VacuousTolerance, batch_size, run_check
+from checks.evidence.check.harness import Trial, VacuousTolerance
+from checks.evidence.check.rows import BatchShapeError
+from checks.evidence.check.runner import batch_size, run_check
 from checks.helpers.current import CurrentRun, running
 from checks.helpers.strategies import (
     Batch,

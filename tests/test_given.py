@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from checks import Claim, example, given
 from checks.evidence.check import Check
-from checks.evidence.check.harness import run_check
+from checks.evidence.check.runner import run_check
 from checks.works import LESSON_002
 
 QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")

@@ -8,9 +8,10 @@ import torch
 
 from checks.engine.discovery import claim_files, load_claims
 from checks.evidence.sweep import Sweep as DeclaredSweep
-from checks.evidence.sweep.grid import Grid, Hand, _ahead, _by_sum, _sums
+from checks.evidence.sweep.grid import Grid, Hand
 from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.runner import run_sweep
+from checks.evidence.sweep.tables import Tables, _ahead, _by_sum, _sums
 from checks.helpers.formulas import k, pos, w
 
 
@@ -302,10 +303,10 @@ def test_products_and_their_miss_follow_the_dtype(dtype):
     values = [torch.rand(4, 5, dtype=torch.float64).to(s.low) for _ in range(4)]
     a, x, b, y = (v.to(s.wide) for v in values)
     exact = a.double() * x.double() + b.double() * y.double()
-    combined = s._combination(s.products(a, x, b, y))
+    combined = s.forming.combination(s.products(a, x, b, y))
     expected = exact if s.low == s.wide else _stored_sum(values)
     assert torch.allclose(combined.double(), expected, rtol=0, atol=4 * torch.finfo(s.wide).eps)
-    missed = s._miss(0.5, s.products(a, x, b, y, minus=True))
+    missed = s.forming.miss(0.5, s.products(a, x, b, y, minus=True))
     reference = 0.5 - (a.double() * x.double() - b.double() * y.double())
     ulp = torch.finfo(s.low).eps
     assert torch.allclose(missed.double(), reference, rtol=0, atol=4 * ulp)
@@ -366,12 +367,12 @@ def test_every_catalog_sweep_passes_and_fails_on_a_table_one_part_in_a_thousand_
     """Each sweep passes on the true table and fails when sin comes out 0.1 % too large (float64 and float32)."""
     small = Sweep(sweep.name, sweep.function, ("float64", "float32"), (64, 512), sweep.positions, sweep.offsets)
     assert all(run.status == "passed" for run in run_sweep(small)), claim_id
-    honest = Grid._table
+    honest = Tables._table
 
     def skewed(self, pairs_innermost):
         sin, cos = honest(self, pairs_innermost)
         return Hand(sin.mul_(1.001), cos)
 
-    monkeypatch.setattr(Grid, "_table", skewed)
+    monkeypatch.setattr(Tables, "_table", skewed)
     runs = run_sweep(small)
     assert all(run.status == "failed" for run in runs), [(r.dtype, r.d_model, r.status, r.message) for r in runs]

@@ -2,7 +2,7 @@
 
 Importing this package loads every kind, so that their records can be read from results files
 (checks.results knows a record once its kind is imported). Kind modules are light: a runner that needs
-Hypothesis or torch (check/harness.py, sweep/runner.py) is imported only when the kind runs.
+Hypothesis or torch (check/runner.py, sweep/runner.py) is imported only when the kind runs.
 
 A new kind is a new module in this package with one ``Evidence`` subclass (checks.evidence.base),
 its report partial under reports/templates/evidence/, and its tests; nothing else is edited.

@@ -88,7 +88,7 @@ class Check(RunEvidence):
         return self.uses is not None
 
     def run(self, context: RunContext) -> list[EvidenceRecord]:
-        from checks.evidence.check.harness import run_check  # the runner loads Hypothesis and torch: not the report
+        from checks.evidence.check.runner import run_check  # the runner loads Hypothesis and torch: not the report
 
         return list(run_check(self))
 

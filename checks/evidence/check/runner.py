@@ -1,0 +1,255 @@
+"""Run a check per implementation × device × dtype under Hypothesis, and say what failed at which sizes."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import hypothesis
+from hypothesis import Phase, settings
+from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
+
+from checks.evidence.check.given import inputs_of
+from checks.evidence.check.harness import Trial
+from checks.evidence.check.record import CheckRun, CheckSpec
+from checks.evidence.check.rows import BatchShapeError
+from checks.helpers.current import CurrentRun, running
+from checks.implementations.base import backend_name, is_reference, missing, unsupported
+from checks.implementations.contract import breach
+from checks.implementations.registry import by_name, offering
+from checks.numerics.backends import BACKENDS, Backend
+from checks.numerics.devices import available_devices
+from checks.numerics.domain import Domain, DomainError
+
+
+def run_check(check: CheckSpec) -> list[CheckRun]:
+    """Every implementation × device × dtype the check names; what cannot run is skipped with the reason."""
+    runs = []
+    for adapter in _adapters(check):
+        backend = BACKENDS[backend_name(adapter)]
+        domain, declared = _domain(adapter)
+        for device in check.devices:
+            for dtype in check.dtypes:
+                run = CheckRun(check.name, device, dtype, implementation=adapter.name, reference=is_reference(adapter))
+                reason = (
+                    _unavailable(device)
+                    or missing(adapter)
+                    or declared
+                    or backend.unsupported(device, dtype)
+                    or unsupported(adapter, device, dtype)
+                    or domain.refuses_run(device, dtype)
+                )
+                broken = (
+                    None if reason or run.reference or not check.uses else breach(adapter, check.uses, device, dtype)
+                )
+                if reason:
+                    run.message = reason
+                elif broken:
+                    run.status, run.message = (
+                        "failed",
+                        f"not run: it broke its contract in {dtype} on {device}: {broken}",
+                    )
+                else:
+                    _execute(check, run, backend(dtype, device), adapter, domain)
+                runs.append(run)
+    return runs
+
+
+def _domain(adapter: Any) -> tuple[Domain, str | None]:
+    """The adapter's declared domain, or why its declaration cannot be read."""
+    try:
+        return Domain.of(adapter), None
+    except DomainError as error:
+        return Domain(), f"{adapter.name}: {error}"
+
+
+def _adapters(check: CheckSpec) -> list[Any]:
+    if check.uses:
+        return offering(check.uses)
+    return [by_name(f"reference-{backend}") for backend in check.backends]
+
+
+def _unavailable(device: str) -> str | None:
+    if device not in available_devices():
+        return f"{device} is not available on this machine"
+    return None
+
+
+@dataclass
+class Attempt:
+    """One Hypothesis run of a check: what failed (None: it held), at which input, and the sizes it called with."""
+
+    trial: Trial
+    failure: BaseException | None = None
+    failing_input: dict[str, str] | None = None
+    unsatisfiable: str = ""
+
+
+def _execute(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain) -> None:
+    started = time.perf_counter()
+    try:
+        attempt = _attempt(check, run, xp, adapter, domain)
+        if attempt.unsatisfiable:
+            run.message = attempt.unsatisfiable
+        elif attempt.failure is None:
+            run.status = "passed"
+        else:
+            run.status = "error" if _crashed(attempt.failure) else "failed"
+            run.counterexample = attempt.failing_input
+            run.message = _message(attempt.failure)
+            if not run.reference:
+                run.message = _sub_domain(check, run, xp, adapter, attempt)
+    finally:
+        run.seconds = time.perf_counter() - started
+
+
+def _attempt(
+    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shrink: bool = True
+) -> Attempt:
+    """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
+    when only whether it fails matters)."""
+    trial = Trial(run, xp, adapter, domain)
+    attempt = Attempt(trial)
+    inner, kept = check.test, check.settings or settings.default
+    batch = batch_size(kept.max_examples) if check.batched else 1
+    # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
+    # thousands of calls
+    shrink = shrink and batch == 1
+    phases = [phase for phase in kept.phases if shrink or phase not in (Phase.shrink, Phase.explain)]
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        trial.begin(kwargs)
+        try:
+            return inner(*args, **kwargs)
+        except Exception as error:
+            if not isinstance(error, UnsatisfiedAssumption):
+                with contextlib.suppress(AttributeError):
+                    error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
+            raise
+
+    def property_of(cases: int) -> Callable[[Trial], None]:
+        """Hypothesis's @given over ``recording`` with this check's inputs, run ``cases`` times (fresh each time)."""
+        return settings(kept, phases=phases, max_examples=cases)(hypothesis_test(check, recording))
+
+    try:
+        with running(CurrentRun(run.dtype, domain, batch)):
+            property_of(math.ceil(kept.max_examples / batch))(trial)
+            for _ in range(TOP_UP_ROUNDS if batch > 1 else 0):
+                missing, seen = kept.max_examples - run.examples, run.examples
+                if missing <= 0:
+                    break
+                # rows per test case as drawn (a small domain's whole range, rows a strategy dropped), not `batch`
+                drawn = max(seen / max(trial.rows.test_cases, 1), 1.0)
+                cases = min(max(math.ceil(TOP_UP_MARGIN * missing / drawn), TOP_UP_LEAST), TOP_UP_LIMIT)
+                property_of(cases)(trial)
+                if run.examples == seen:
+                    break  # every input the strategies can draw was drawn (bfloat16's 9 positions × d_model)
+        if check.batched and not trial.rows.batched and run.examples:
+            raise BatchShapeError(f"{check.name} is declared batched=True but its examples hold no Batch")
+    except Unsatisfiable:
+        attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe()})"
+    except Exception as failure:
+        attempt.failure = failure
+        attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
+    return attempt
+
+
+def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[..., Any]:
+    """``body`` under Hypothesis's own @given and @example, with the inputs the check declared
+    (checks.evidence.check.given): built anew for every run, so no run sees another's settings."""
+    inputs = inputs_of(check.test)
+    if inputs is None:
+        raise TypeError(f"{check.name}: declare its inputs with @given from checks (checks.given)")
+    test = hypothesis.given(*inputs.args, **inputs.kwargs)(body)
+    for args, kwargs in reversed(inputs.examples):
+        test = hypothesis.example(*args, **kwargs)(test)
+    return test
+
+
+BATCHED_TEST_CASES = 100
+"""Hypothesis test cases a batched check runs when its profile asks for more examples than that."""
+TOP_UP_ROUNDS, TOP_UP_MARGIN, TOP_UP_LEAST, TOP_UP_LIMIT = 10, 1.25, 10, 10 * BATCHED_TEST_CASES
+"""Test cases repeat inputs (Hypothesis mutates earlier ones, and each run starts from the simplest example): a
+batched run that has seen fewer distinct inputs than the profile's max_examples draws again, 25 % over what is
+missing at the rows its test cases have held (10 … 1,000 test cases a round: a round of two or three can hold only
+repeats), until it has them or a round adds none (the domain was drawn whole)."""
+
+
+def batch_size(max_examples: int) -> int:
+    """Examples per test case of a batched check: 1 under dev and ci (each test case one example, as unbatched),
+    max_examples // 100 under thorough (100 test cases of 100 examples: 10,000, drawn distinct in each batch)."""
+    return max(1, max_examples // BATCHED_TEST_CASES)
+
+
+SUB_DOMAIN_TRIES = 3
+"""How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
+
+
+def _sub_domain(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str:
+    """An implementation's failure, with the sizes it fails at and the evidence for the rest.
+
+    The failing d_model is set aside (as if the implementation had declared it outside its domain) and the
+    check runs again, up to SUB_DOMAIN_TRIES times: "fails for d_model = 2; holds for d_model 4 … 128 over
+    40 examples". A domain error never hides the answer at the sizes the implementation supports.
+    """
+    failing: list[int] = []
+    attempt = first
+    for _ in range(SUB_DOMAIN_TRIES):
+        seen = attempt.trial.impl.d_models_seen
+        if not seen or seen[-1] in failing:
+            break
+        failing.append(seen[-1])
+        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
+        attempt = _attempt(check, scratch, xp, adapter, first.trial.impl.domain.excluding(failing), shrink=False)
+        if attempt.unsatisfiable:
+            return f"{run.message} (d_model = {_listed(failing)}: no other size inside its domain to try)"
+        if attempt.failure is None:
+            sizes = attempt.trial.impl.d_models_seen
+            return (
+                f"{run.message}. It fails for d_model = {_listed(failing)}; holds for d_model "
+                f"{min(sizes)} … {max(sizes)} over {scratch.examples} examples with those sizes set aside"
+            )
+    if len(failing) < 2:
+        return run.message
+    return f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
+
+
+def _listed(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes))
+
+
+def _first_input(failure: BaseException) -> dict[str, str] | None:
+    for inner in getattr(failure, "exceptions", ()):
+        found = getattr(inner, "theory_claims_input", None) or _first_input(inner)
+        if found:
+            return found
+    return None
+
+
+def _crashed(failure: BaseException) -> bool:
+    """Anything but assertion failures (a group: any member) is a crash."""
+    if isinstance(failure, ExceptionGroup):
+        return any(_crashed(e) for e in failure.exceptions)
+    return not isinstance(failure, AssertionError)
+
+
+def _message(error: BaseException | None) -> str:
+    """What happened, in words: Hypothesis's FlakyFailure and ExceptionGroup unpacked, each failure with its input."""
+    if error is None:
+        return ""
+    if isinstance(error, FlakyFailure):
+        inner = "; ".join(_message(e) for e in error.exceptions)
+        text = f"output depends on earlier calls: the same input failed once and passed when repeated ({inner})"
+    elif isinstance(error, ExceptionGroup):
+        parts = [f"({i}) {_message(e)}" for i, e in enumerate(error.exceptions, 1)]
+        text = f"{len(parts)} distinct failures: " + "; ".join(parts)
+    else:
+        text = f"{type(error).__name__}: {error}"
+        where = getattr(error, "theory_claims_input", None)
+        if where and not isinstance(error, AssertionError):
+            text += f" at {where}"
+    return text[:2000]
