@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks.engine.cli import claim_path, main, skeleton
+from checks.engine.cli import main
+from checks.engine.scaffold import claim_path, skeleton
 from checks.results import read_results, write_results
 from checks.sources import Quote
 from tests.records import claim_record, environment

@@ -16,25 +16,19 @@ file, an id, a quote), with one line saying which and why.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 import tempfile
 import time
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
 from checks.coverage import ClassificationError
-from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results, write_text
+from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results
 from checks.results.schema import write_schemas
-from checks.sources import Quote, documents
 
 CLAIMS_DIR = ROOT / "claims"
-LINE = 120
-"""Line length of the project (pyproject.toml [tool.ruff]): generated files keep to it."""
 
 
 class CliError(Exception):
@@ -73,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--title", default="TODO: a short title", help="a short title (default: a TODO)")
     new.add_argument("--statement", default="TODO: the statement in plain English.", help="the statement")
     new.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
-    new.set_defaults(command=new_claim)
+    new.set_defaults(command=_new_claim)
 
     listing = commands.add_parser("list", help="every claim of the last run with its observed and expected verdict")
     listing.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="results file (default reports/html/…)")
@@ -107,6 +101,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _new_claim(args: argparse.Namespace) -> int:
+    from checks.engine.scaffold import ScaffoldError, new_claim
+
+    try:
+        path = new_claim(args.id, args.document, args.section, args.quote, args.title, args.statement, args.claims_dir)
+    except ScaffoldError as error:
+        raise CliError(str(error)) from None
+    print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {path} --results /tmp/r.json")
+    return 0
+
+
 def compare_results(args: argparse.Namespace) -> int:
     from checks.results.compare import compare
 
@@ -119,148 +124,6 @@ def _sentences(args: argparse.Namespace) -> int:
     from checks.engine.sentences import sentences_command  # loads the claims: torch, only for this command
 
     return sentences_command(args)
-
-
-# new
-
-
-def claim_path(claim_id: str, claims_dir: Path = CLAIMS_DIR) -> Path:
-    """claims/<id with '.' and '-' as '_'>.py"""
-    return claims_dir / (re.sub(r"[.-]", "_", claim_id) + ".py")
-
-
-def new_claim(args: argparse.Namespace) -> int:
-    from checks.claim import CLAIM_ID
-
-    if not CLAIM_ID.fullmatch(args.id):
-        raise CliError(f"claim id {args.id!r} must look like 'pe.constant-norm' (lowercase words joined by . and -)")
-    path = claim_path(args.id, args.claims_dir)
-    if path.exists():
-        raise CliError(f"{path} exists already; choose another id or edit that file")
-    elsewhere = _declared_ids(args.claims_dir).get(args.id)
-    if elsewhere:
-        raise CliError(f"claim id {args.id!r} is already declared in {elsewhere}")
-    document = _document(args.document)
-    if not args.quote.strip():
-        raise CliError("--quote is empty: copy the sentence the claim checks, byte-exact from sources/")
-    quote = Quote(document, args.section, args.quote)
-    try:
-        quote.verify()
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    text = skeleton(args.id, args.title, args.statement, quote)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise CliError(
-            f"the claim file cannot be written as UTF-8 ({error.reason}: {error.object[error.start : error.end]!r}); "
-            "check --title and --statement"
-        ) from None
-    write_text(path, text)  # atomic: a crash leaves no half-written file to block a retry
-    print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {path} --results /tmp/r.json")
-    return 0
-
-
-def _declared_ids(claims_dir: Path) -> dict[str, str]:
-    """Claim ids declared by the files in ``claims_dir`` (files that fail to load are left out)."""
-    from checks.engine.discovery import claim_files, load_claims
-
-    declared: dict[str, str] = {}
-    for path in claim_files(claims_dir):
-        try:
-            declared.update({claim.id: str(path) for claim in load_claims(path)})
-        except Exception:  # reported when the catalog runs
-            continue
-    return declared
-
-
-def _document(name: str) -> str:
-    """The document file name for a name or a unique prefix of it."""
-    known = documents()
-    matches = [d for d in known if d == name] or [d for d in known if d.startswith(name)]
-    if len(matches) != 1:
-        raise CliError(f"document {name!r} matches {len(matches)} of {known}")
-    return matches[0]
-
-
-def skeleton(claim_id: str, title: str, statement: str, quote: Quote) -> str:
-    """An out-of-scope claim file that passes as it is and says what to fill in."""
-    return f'''"""{_docstring(statement)}"""
-
-from checks import Claim, Document
-
-DOCUMENT = Document({_literal(quote.document, len("DOCUMENT = Document("), " " * 4)})
-
-claim = Claim(
-    id={_literal(claim_id, 4 + len("id="), " " * 8)},
-    title={_literal(title, 4 + len("title="), " " * 8)},
-    statement={_literal(statement, 4 + len("statement="), " " * 8)},
-    sources=[
-        DOCUMENT.quote(
-            {_literal(quote.section, 12, " " * 16)},
-            {_literal(quote.text, 12, " " * 16)},
-        ),
-    ],
-    out_of_scope="TODO: not checked yet. Add a proof, checks or probes, remove out_of_scope and set expect",
-    expect="out-of-scope",
-)
-
-# To check the claim: delete out_of_scope, set expect to the verdict you observe, and add evidence
-# (docs/writing-claims.md; the README's example), for example:
-#
-# from checks import given
-# from checks.strategies import d_models, positions
-#
-# @claim.proof
-# def _(p):
-#     p.decide(lhs, rhs, label="what the identity says")
-#
-# @claim.check
-# @given(pos=positions(), d=d_models(even=True))
-# def name_of_the_property(t, pos, d):
-#     t.close_pe(actual, expected, pos)
-#
-# @claim.probe
-# def _(r):
-#     r.measure("key", value)
-'''
-
-
-def _width(text: str) -> int:
-    """Columns as ruff counts them: East Asian wide characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _docstring(statement: str) -> str:
-    printable = " ".join("".join(c if c.isprintable() else " " for c in statement).split())
-    text = printable.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    while _width(text) + 7 > LINE:
-        text = text[:-2] + "…"
-    return text[:-1] + '\\"' if text.endswith('"') else text
-
-
-def _literal(text: str, column: int, indent: str) -> str:
-    """A string literal in ruff's preferred quotes; split into implicitly joined parts past the line length."""
-    whole = _quoted(text)
-    if column + _width(whole) + 1 <= LINE:
-        return whole
-    width = LINE - len(indent) - 1
-    parts, current = [], ""
-    for word in re.split(r"(?<= )", text):
-        if current and _width(_quoted(current + word)) > width:
-            parts.append(current)
-            current = ""
-        current += word
-    parts.append(current)
-    inner = "\n".join(indent + _quoted(part) for part in parts)
-    return f"(\n{inner}\n{indent[:-4]})"
-
-
-def _quoted(text: str) -> str:
-    body = json.dumps(text, ensure_ascii=False)[1:-1]
-    if '"' in text and "'" not in text:
-        return "'" + body.replace('\\"', '"') + "'"
-    return f'"{body}"'
 
 
 # list

@@ -1,0 +1,135 @@
+"""``new``: an out-of-scope claim file quoting one sentence, written from templates/claim.py.txt."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+
+from checks.results.files import write_text
+from checks.sources import Quote, documents
+
+LINE = 120
+"""Line length of the project (pyproject.toml [tool.ruff]): generated files keep to it."""
+TEMPLATE = Template(files("checks.engine").joinpath("templates/claim.py.txt").read_text(encoding="utf-8"))
+
+
+class ScaffoldError(ValueError):
+    """Why the claim file was not written, in one line."""
+
+
+def claim_path(claim_id: str, claims_dir: Path) -> Path:
+    """<claims_dir>/<id with '.' and '-' as '_'>.py"""
+    return claims_dir / (re.sub(r"[.-]", "_", claim_id) + ".py")
+
+
+def new_claim(
+    claim_id: str, document: str, section: str, text: str, title: str, statement: str, claims_dir: Path
+) -> Path:
+    """Write the skeleton of claim ``claim_id`` quoting ``text`` under ``section`` of ``document`` (a name or a
+    unique prefix of one); atomic, so a crash leaves no half-written file to block a retry."""
+    from checks.claim import CLAIM_ID
+
+    if not CLAIM_ID.fullmatch(claim_id):
+        raise ScaffoldError(
+            f"claim id {claim_id!r} must look like 'pe.constant-norm' (lowercase words joined by . and -)"
+        )
+    path = claim_path(claim_id, claims_dir)
+    if path.exists():
+        raise ScaffoldError(f"{path} exists already; choose another id or edit that file")
+    elsewhere = _declared_ids(claims_dir).get(claim_id)
+    if elsewhere:
+        raise ScaffoldError(f"claim id {claim_id!r} is already declared in {elsewhere}")
+    if not text.strip():
+        raise ScaffoldError("--quote is empty: copy the sentence the claim checks, byte-exact from sources/")
+    quote = Quote(_document(document), section, text)
+    try:
+        quote.verify()
+    except ValueError as error:
+        raise ScaffoldError(str(error)) from None
+    source = skeleton(claim_id, title, statement, quote)
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ScaffoldError(
+            f"the claim file cannot be written as UTF-8 ({error.reason}: {error.object[error.start : error.end]!r}); "
+            "check --title and --statement"
+        ) from None
+    write_text(path, source)
+    return path
+
+
+def skeleton(claim_id: str, title: str, statement: str, quote: Quote) -> str:
+    """An out-of-scope claim file that passes as it is and says what to fill in (ruff-formatted as written)."""
+    field, inner = " " * 8, " " * 16
+    return TEMPLATE.substitute(
+        docstring=_docstring(statement),
+        document=_literal(quote.document, len("DOCUMENT = Document("), " " * 4),
+        claim_id=_literal(claim_id, 4 + len("id="), field),
+        title=_literal(title, 4 + len("title="), field),
+        statement=_literal(statement, 4 + len("statement="), field),
+        section=_literal(quote.section, 12, inner),
+        quote=_literal(quote.text, 12, inner),
+    )
+
+
+def _declared_ids(claims_dir: Path) -> dict[str, str]:
+    """Claim ids declared by the files in ``claims_dir`` (files that fail to load are left out)."""
+    from checks.engine.discovery import claim_files, load_claims
+
+    declared: dict[str, str] = {}
+    for path in claim_files(claims_dir):
+        try:
+            declared.update({claim.id: str(path) for claim in load_claims(path)})
+        except Exception:  # reported when the catalog runs
+            continue
+    return declared
+
+
+def _document(name: str) -> str:
+    """The document file name for a name or a unique prefix of it."""
+    known = documents()
+    matches = [d for d in known if d == name] or [d for d in known if d.startswith(name)]
+    if len(matches) != 1:
+        raise ScaffoldError(f"document {name!r} matches {len(matches)} of {known}")
+    return matches[0]
+
+
+def _width(text: str) -> int:
+    """Columns as ruff counts them: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _docstring(statement: str) -> str:
+    printable = " ".join("".join(c if c.isprintable() else " " for c in statement).split())
+    text = printable.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    while _width(text) + 7 > LINE:
+        text = text[:-2] + "…"
+    return text[:-1] + '\\"' if text.endswith('"') else text
+
+
+def _literal(text: str, column: int, indent: str) -> str:
+    """A string literal in ruff's preferred quotes; split into implicitly joined parts past the line length."""
+    whole = _quoted(text)
+    if column + _width(whole) + 1 <= LINE:
+        return whole
+    width = LINE - len(indent) - 1
+    parts, current = [], ""
+    for word in re.split(r"(?<= )", text):
+        if current and _width(_quoted(current + word)) > width:
+            parts.append(current)
+            current = ""
+        current += word
+    parts.append(current)
+    joined = "\n".join(indent + _quoted(part) for part in parts)
+    return f"(\n{joined}\n{indent[:-4]})"
+
+
+def _quoted(text: str) -> str:
+    body = json.dumps(text, ensure_ascii=False)[1:-1]
+    if '"' in text and "'" not in text:
+        return "'" + body.replace('\\"', '"') + "'"
+    return f'"{body}"'
