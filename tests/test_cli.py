@@ -257,6 +257,29 @@ def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys)
     assert (kept.hypothesis_profile, kept.hypothesis_seed) == ("dev", "2")
 
 
-def test_flake_needs_two_runs(capsys):
+def test_flake_against_another_runs_results_compares_one_seeded_run_with_it(tmp_path, capsys):
+    """tox's flake step: one seeded run beside the results of another run (the derandomized ci run); the
+    repeating claims the seeded run skips stay out of the table, and a changed verdict still fails."""
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    (tmp_path / "conftest.py").write_text(FLAKE_CONFTEST)
+    for name, body in FLAKE_CLAIMS.items():
+        (folder / name).write_text(textwrap.dedent(body))
+    keep = tmp_path / "kept"
+    main(["flake", "--runs", "2", "--claims-dir", str(folder), "--keep", str(keep)])  # wobbly: holds, refuted
+    earlier = keep / "results-seed-1.json"  # wobbly holds there, and in every odd-numbered run
+    capsys.readouterr()
+    against = ["flake", "--runs", "1", "--first-seed", "3", "--claims-dir", str(folder), "--against", str(earlier)]
+    assert main(against) == 0, capsys.readouterr().out  # the third run: holds, as in the earlier one
+    out = capsys.readouterr().out
+    assert f"2 runs (seeds 3…3, profile dev; and {earlier})" in out
+    assert main(against) == 1  # the fourth: refuted
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.startswith("flake.")}
+    assert rows["flake.steady"].split() == ["flake.steady", "proved", "proved", "×2"]
+    assert "refuted ×1, holds ×1  FLAKY" in rows["flake.wobbly"], rows
+    assert "flake.seeded" not in rows
+
+
+def test_flake_needs_two_runs_or_one_against_a_results_file(capsys):
     assert main(["flake", "--runs", "1"]) == 2
     assert "at least 2" in capsys.readouterr().err

@@ -2,7 +2,7 @@
 
     python -m checks new ID --document DOC --section SECTION --quote TEXT [--title T] [--statement S]
     python -m checks list [--results PATH]
-    python -m checks flake [--runs 20] [--profile dev] [-n 2] [-- PYTEST_ARGS]
+    python -m checks flake [--runs 20] [--against RESULTS] [--profile dev] [-n 2] [-- PYTEST_ARGS]
     python -m checks sentences [--document 002]
     python -m checks compare BEFORE AFTER [--runs]
     python -m checks schema
@@ -79,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     flake.add_argument("--profile", default="dev", help="Hypothesis profile (default dev: randomized)")
     flake.add_argument("-n", "--workers", type=int, default=0, help="pytest-xdist workers per run (e.g. 2)")
     flake.add_argument("--keep", type=Path, help="keep each run's results file in this folder")
+    flake.add_argument(
+        "--against",
+        type=Path,
+        help="a results file of another run of the same catalog (tox's derandomized ci run) compared as one more run",
+    )
     flake.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
     flake.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     flake.set_defaults(command=flake_runs)
@@ -152,10 +157,11 @@ def list_claims(args: argparse.Namespace) -> int:
 
 
 def flake_runs(args: argparse.Namespace) -> int:
-    if args.runs < 2:
-        raise CliError("--runs must be at least 2 to compare verdicts")
+    if args.runs + (args.against is not None) < 2:
+        raise CliError("--runs must be at least 2 to compare verdicts (or 1 with --against)")
+    against = read_results(args.against).claims if args.against else []
     seeds = list(range(args.first_seed, args.first_seed + args.runs))
-    verdicts: dict[str, dict[int, str]] = {}
+    verdicts: dict[str, dict[int | str, str]] = {}
     expected: dict[str, str] = {}
     failed_runs = []
     started = time.perf_counter()
@@ -179,10 +185,17 @@ def flake_runs(args: argparse.Namespace) -> int:
                 f"{time.perf_counter() - run_started:.1f} s",
                 flush=True,
             )
-    ran = [s for s in seeds if s not in failed_runs]
+    ran: list[int | str] = [s for s in seeds if s not in failed_runs]
+    if against:
+        ran.append(AGAINST)
+        for claim in against:
+            if claim.id in verdicts:  # the seeded runs leave out the repeating claims
+                verdicts[claim.id][AGAINST] = str(claim.observed)
     flaky = _verdict_table(verdicts, expected, ran)
     print(
-        f"{len(ran)} runs (seeds {seeds[0]}…{seeds[-1]}, profile {args.profile}) in "
+        f"{len(ran)} runs (seeds {seeds[0]}…{seeds[-1]}, profile {args.profile}"
+        + (f"; and {args.against}" if against else "")
+        + ") in "
         f"{time.perf_counter() - started:.0f} s: {len(flaky)} claim(s) changed verdict"
         + (f": {', '.join(flaky)}" if flaky else "")
     )
@@ -193,6 +206,8 @@ def flake_runs(args: argparse.Namespace) -> int:
     return 1 if flaky else 0
 
 
+AGAINST = "against"
+"""The column of the run ``--against`` names."""
 REPEATING = (
     "claims made only of seeded, untimed experiments (--skip-repeating-claims): they give the same numbers "
     "whatever the Hypothesis seed, and every catalog run (tox -e tests) decides them"
@@ -218,7 +233,9 @@ def _run_catalog(args: argparse.Namespace, seed: int, results: Path, workdir: Pa
     return done.returncode, "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
 
 
-def _verdict_table(verdicts: dict[str, dict[int, str]], expected: dict[str, str], seeds: list[int]) -> list[str]:
+def _verdict_table(
+    verdicts: dict[str, dict[int | str, str]], expected: dict[str, str], seeds: list[int | str]
+) -> list[str]:
     """Print one row per claim (its verdicts across the runs); return the claims whose verdict changed."""
     width = max([len(claim_id) for claim_id in verdicts] + [5])
     print(f"{'claim':<{width}}  {'expected':<12}  verdicts over {len(seeds)} runs")
