@@ -40,7 +40,7 @@ def _(p):
 @given(pos=position_batches(), d=d_models(even=True))
 def norm_is_constant(t, pos, d):
     pe = t.impl.sinusoidal(pos, d)
-    t.close(t.xp.sqrt(t.xp.sum(pe * pe, axis=-1)), np.full(len(pos), np.sqrt(d / 2)), label="‖PE(pos)‖")
+    t.close_norm(t.xp.sqrt(t.xp.sum(pe * pe, axis=-1)), np.full(len(pos), np.sqrt(d / 2)), d_model=d)
 
 
 @claim.probe

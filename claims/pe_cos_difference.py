@@ -6,7 +6,7 @@ import torch
 
 from checks import Claim, example, given
 from checks.figures import lines
-from checks.formulas import k, pos, w
+from checks.formulas import k, pos
 from checks.reference import EXACT, dot
 from checks.strategies import as_batch, position_offset_batches, with_frequencies
 from checks.works import LESSON_002
@@ -58,8 +58,6 @@ def _(p):
     p.free_of(sp.cos(w * k), place, label="the sum cos(ωk) contains no p (the swings cancel)")
 
 
-ROUNDED_TERMS = 2
-"""Two rounded products, each at most 1, and their sum: one pair's share of checks.similarity.dot_scale."""
 FLOAT16_SUM_ABOVE_ONE = (as_batch([[63, 6]]), as_batch([0.0027384196342643613]))
 """(place, k) = (63, 6) at w = 0.00273… (an ω_i of d_model 512), found by the dense sweep: in float16 the sum rounds
 to 1.000977 against cos(ωk) = 0.999865, 1.11e-3 off, beyond a tolerance that left out the rounded products (1.01e-3)."""
@@ -69,16 +67,16 @@ to 1.000977 against cos(ωk) = 0.999865, 1.11e-3 off, beyond a tolerance that le
 @given(at=with_frequencies(position_offset_batches()))
 @example(at=FLOAT16_SUM_ABOVE_ONE)
 def products_swing_sum_stays(t, at):
-    """Rows (place, k) with a frequency w each: the two products swing with place, their sum is cos(w k)."""
+    """Rows (place, k) with a frequency w each: the two products swing with place, their sum is cos(w k) (held to
+    one pair's share of dot_scale: its two rounded products, each at most 1, and their sum)."""
     (place, k), w = np.asarray(at[0], dtype=np.float64).T, np.asarray(at[1])
     angles = t.xp.array(np.stack([place + k, place], axis=1)) * t.xp.array(w[:, None])
     s, c = t.xp.sin(angles), t.xp.cos(angles)
     sin_product, cos_product = s[:, 0] * s[:, 1], c[:, 0] * c[:, 1]
-    scale = w * (np.abs(place + k) + np.abs(place)) + ROUNDED_TERMS
     swing = np.cos(w * (2 * place + k)) / 2
-    t.close(sin_product, np.cos(w * k) / 2 - swing, scale=scale, bound=1.0, label="sin A sin B")
-    t.close(cos_product, np.cos(w * k) / 2 + swing, scale=scale, bound=1.0, label="cos A cos B")
-    t.close(sin_product + cos_product, np.cos(w * k), scale=scale, bound=2.0, label="sin A sin B + cos A cos B")
+    t.close_hands(sin_product, np.cos(w * k) / 2 - swing, w, place + k, place, bound=1.0, label="sin A sin B")
+    t.close_hands(cos_product, np.cos(w * k) / 2 + swing, w, place + k, place, bound=1.0, label="cos A cos B")
+    t.close_hands(sin_product + cos_product, np.cos(w * k), w, place + k, place, label="sin A sin B + cos A cos B")
 
 
 @claim.probe
@@ -126,8 +124,8 @@ def every_place_offset_and_frequency(s):
     here, ahead = s.pe(), s.pe(ahead=True)
     half = torch.cos(s.k * s.omega) / 2
     swing = s.of_sum_angles(lambda angle: angle.cos_().mul_(0.5))  # cos(ω(2p + k))/2
-    scale = ROUNDED_TERMS + w * (2 * pos + k)
     both = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
-    s.equal("sin A sin B + cos A cos B = cos ωk", both, 2 * half, scale=scale)
-    s.equal("sin A sin B = (cos ωk − cos ω(2p + k))/2", s.products(here.sin, ahead.sin), half - swing, scale=scale)
-    s.equal("cos A cos B = (cos ωk + cos ω(2p + k))/2", s.products(here.cos, ahead.cos), half + swing, scale=scale)
+    s.equal_hands("sin A sin B + cos A cos B = cos ωk", both, 2 * half, pos, pos + k, held_as="dot")
+    sines, cosines = s.products(here.sin, ahead.sin), s.products(here.cos, ahead.cos)
+    s.equal_hands("sin A sin B = (cos ωk − cos ω(2p + k))/2", sines, half - swing, pos, pos + k, held_as="dot")
+    s.equal_hands("cos A cos B = (cos ωk + cos ω(2p + k))/2", cosines, half + swing, pos, pos + k, held_as="dot")

@@ -5,7 +5,7 @@ import sympy as sp
 import torch
 
 from checks import Claim, given
-from checks.formulas import k, omega, pairs_sum, pos, w
+from checks.formulas import k, omega, pairs_sum, pos
 from checks.reference import EXACT, dot, similarity_curve
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_001, LESSON_002
@@ -96,9 +96,7 @@ def every_position_offset_and_pair(s):
     at pos′ = pos − k, so the grid covers −k too (for pos ≥ k).
     """
     here, ahead = s.pe(), s.pe(ahead=True)
-    s.equal(
-        "pair i of PE(pos)·PE(pos + k) = cos(ω_i k)",
-        s.products(here.sin, ahead.sin, here.cos, ahead.cos),
-        torch.cos(s.k * s.omega),
-        scale=2 + w * (2 * pos + k),
+    share = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
+    s.equal_hands(
+        "pair i of PE(pos)·PE(pos + k) = cos(ω_i k)", share, torch.cos(s.k * s.omega), pos, pos + k, held_as="dot"
     )

@@ -51,7 +51,7 @@ def table_stops_formula_goes_on(t, rows, d):
     position = rows[:, 1]
     pe = t.impl.sinusoidal(position, d)
     norms, expected = t.xp.sqrt(t.xp.sum(pe * pe, axis=-1)), np.full(len(position), np.sqrt(d / 2))
-    t.close(norms, expected, scale=position, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
+    t.close_norm(norms, expected, position, d_model=d)
 
 
 @claim.probe

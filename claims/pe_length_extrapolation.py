@@ -53,7 +53,7 @@ def properties_past_training(t, at, d):
     pos, k = at.T
     here, there = t.impl.sinusoidal(pos, d), t.impl.sinusoidal(pos + k, d)
     norms, expected = t.xp.sqrt(t.xp.sum(here * here, axis=-1)), np.full(len(pos), np.sqrt(d / 2))
-    t.close(norms, expected, scale=pos, bound=np.sqrt(d / 2), label="‖PE(pos)‖")
+    t.close_norm(norms, expected, pos, d_model=d)
     t.close_pe(shifted_rows(t.ref, here, k), there, pos, k, label="M_k PE(pos) = PE(pos+k)")
 
 
@@ -97,7 +97,7 @@ def precision_in(dtype: str, samples: torch.Tensor) -> tuple[np.ndarray, dict[st
     the error at each sample position (NaN and overflow drawn as 2, zero as 1e−17 on the log scale)."""
     error_at = pe_value_errors(dtype, "low", D_MODEL)
     at_training = error_at(torch.tensor([TRAINED - 1.0, TRAINED, TRAINED + 1.0], dtype=torch.float64)).numpy()
-    boundary = find_boundary(error_at, dtype, "low", D_MODEL // 2, scale=1.0, swept=2**12, reach=REACH)
+    boundary = find_boundary(error_at, dtype, "low", D_MODEL // 2, swept=2**12, reach=REACH)
     found = {name: getattr(boundary, name) for name in ("holds_up_to", "first_failure", "tolerance", "method")}
     return at_training, found, torch.nan_to_num(error_at(samples), nan=2.0, posinf=2.0).clamp_min(1e-17)
 

@@ -131,12 +131,7 @@ def every_position_offset_and_pair(s):
     """
     here, ahead = s.pe(), s.pe(ahead=True)
     turn = s.k * s.omega
-    s.equal(
-        "x₀x₁ + y₀y₁ = cos ω_i k", s.products(here.sin, ahead.sin, here.cos, ahead.cos), torch.cos(turn), scale=pos + k
-    )
-    s.equal(
-        "x₁y₀ − y₁x₀ = sin ω_i k",
-        s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True),
-        torch.sin(turn),
-        scale=pos + k,
-    )
+    cosine = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
+    s.equal_hands("x₀x₁ + y₀y₁ = cos ω_i k", cosine, torch.cos(turn), pos, k)
+    sine = s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True)
+    s.equal_hands("x₁y₀ − y₁x₀ = sin ω_i k", sine, torch.sin(turn), pos, k)

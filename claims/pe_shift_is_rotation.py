@@ -143,15 +143,7 @@ def every_position_offset_and_pair(s):
     Each component of M_k PE(pos) against PE(pos + k), with M_k's entries cos, sin(k ω_i) formed in the dtype.
     """
     here, ahead, turn = s.pe(), s.pe(ahead=True), s.sinusoid(s.k)
-    s.equal(
-        "sin ω(pos + k) = cos ωk · sin ω pos + sin ωk · cos ω pos",
-        s.products(turn.cos, here.sin, turn.sin, here.cos),
-        ahead.sin,
-        scale=pos + k,
-    )
-    s.equal(
-        "cos ω(pos + k) = cos ωk · cos ω pos − sin ωk · sin ω pos",
-        s.products(turn.cos, here.cos, turn.sin, here.sin, minus=True),
-        ahead.cos,
-        scale=pos + k,
-    )
+    sine = s.products(turn.cos, here.sin, turn.sin, here.cos)
+    s.equal_hands("sin ω(pos + k) = cos ωk · sin ω pos + sin ωk · cos ω pos", sine, ahead.sin, pos, k)
+    cosine = s.products(turn.cos, here.cos, turn.sin, here.sin, minus=True)
+    s.equal_hands("cos ω(pos + k) = cos ωk · cos ω pos − sin ωk · sin ω pos", cosine, ahead.cos, pos, k)

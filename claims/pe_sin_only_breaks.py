@@ -6,7 +6,7 @@ import sympy as sp
 from checks import Claim, decide, given
 from checks.figures import Figure, lines
 from checks.formulas import k, omega, pairs_sum, pos
-from checks.reference import EXACT, dot, dot_scale, frequency_values, sin_only
+from checks.reference import EXACT, dot, frequency_values, sin_only
 from checks.strategies import d_models, position_offset_batches
 from checks.works import LESSON_002
 
@@ -73,10 +73,12 @@ def sin_only_norm_and_dot(t, at, d):
     rows = [sin_only(t.ref, positions, d) for positions in (np.zeros_like(pos), pos, pos + k)]
     angles, shifted = (np.multiply.outer(ends, frequency_values(d)) for ends in (pos, pos + k))
     t.close(rows[0], np.zeros((len(pos), d // 2)), label="PE_sin(0)")
-    t.close(
+    t.close_dot(
         dot(t.impl, rows[1], rows[1]),
         np.sum(1 - np.cos(2 * angles), axis=-1) / 2,
-        scale=dot_scale(d, pos, pos),
+        d,
+        pos,
+        pos,
         bound=d / 2,
         label="‖PE_sin(pos)‖²",
     )

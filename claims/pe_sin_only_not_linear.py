@@ -7,7 +7,7 @@ import sympy as sp
 
 from checks import Claim, given
 from checks.figures import scatter
-from checks.reference import angle_scale, frequency_values
+from checks.reference import frequency_values
 from checks.strategies import position_offset_batches, with_frequencies
 from checks.works import LESSON_002
 
@@ -76,10 +76,11 @@ def mirror_shares_sin_not_shift(t, at):
     s = t.xp.sin(angles)
     largest = w * np.maximum(np.abs(pos), np.abs(mirror))
     t.close_angle(s[:, 0:2], np.repeat(np.sin(w * pos)[:, None], 2, axis=1), largest, label="sin(ω pos), sin(ω pos′)")
-    t.close(
+    t.close_angle(
         s[:, 3] - s[:, 2],
         -2 * np.sin(w * k) * np.cos(w * pos),
-        scale=angle_scale(w * (pos + k), w * (mirror + k)),
+        w * (pos + k),
+        w * (mirror + k),
         bound=4.0,
         label="sin(ω(pos′+k)) − sin(ω(pos+k))",
     )

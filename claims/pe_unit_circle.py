@@ -74,7 +74,7 @@ def hands_on_circle_turn_clockwise(t, pos, d):
     rows, after = t.impl.sinusoidal(pos, d), t.impl.sinusoidal(pos + 1, d)
     here = t.xp.to_float64(rows)
     radii = here[:, 0::2] ** 2 + here[:, 1::2] ** 2
-    t.close(radii, np.ones_like(radii), scale=1.0, bound=1.0, label="x² + y²")
+    t.close(radii, np.ones_like(radii), bound=1.0, label="x² + y²")
     cosine, sine = clockwise_turn(rows, after)
     step = np.broadcast_to(frequency_values(d), radii.shape)
     t.close_pe(sine, np.sin(step), pos + 1, label="sin of the clockwise turn")
@@ -111,12 +111,7 @@ def every_position_and_pair(s):
     """
     here, ahead = s.pe(), s.pe(ahead=True)
     s.equal("x² + y² = 1", s.products(here.sin, here.sin, here.cos, here.cos, rounded=False), 1.0, scale=1.0)
-    s.equal(
-        "x₀x₁ + y₀y₁ = cos ω_i", s.products(here.sin, ahead.sin, here.cos, ahead.cos), torch.cos(s.omega), scale=pos + 1
-    )
-    s.equal(
-        "x₁y₀ − x₀y₁ = sin ω_i",
-        s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True),
-        torch.sin(s.omega),
-        scale=pos + 1,
-    )
+    cosine = s.products(here.sin, ahead.sin, here.cos, ahead.cos)
+    s.equal_hands("x₀x₁ + y₀y₁ = cos ω_i", cosine, torch.cos(s.omega), pos + 1)
+    sine = s.products(ahead.sin, here.cos, here.sin, ahead.cos, minus=True)
+    s.equal_hands("x₁y₀ − x₀y₁ = sin ω_i", sine, torch.sin(s.omega), pos + 1)

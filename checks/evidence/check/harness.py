@@ -129,16 +129,48 @@ class Trial:
         Σ |position| (each position's angles are rounded; ``t.close_pe(a, b, pos, k)`` for a turn by k)."""
         self.close(actual, expected, scale=_total(positions), bound=2.0, label=label)
 
-    def close_angle(self, actual: object, expected: object, *angles: object, label: str = "sin and cos") -> None:
-        """sin or cos of ``angles`` formed in the dtype (each rounded three times: ``angle_scale``), range 2."""
-        self.close(actual, expected, scale=angle_scale(*angles), bound=2.0, label=label)
+    def close_angle(
+        self, actual: object, expected: object, *angles: object, bound: float = 2.0, label: str = "sin and cos"
+    ) -> None:
+        """sin or cos of ``angles`` formed in the dtype (each rounded three times: ``angle_scale``), range 2
+        (``bound=4.0`` for a difference of two sines)."""
+        self.close(actual, expected, scale=angle_scale(*angles), bound=bound, label=label)
 
     def close_dot(
-        self, actual: object, expected: object, d_model: int, *positions: object, label: str = "PE · PE"
+        self,
+        actual: object,
+        expected: object,
+        d_model: int,
+        *positions: object,
+        bound: float | None = None,
+        label: str = "PE · PE",
     ) -> None:
         """A dot product of PE rows at ``positions``: scale ``dot_scale`` (their angles and d_model products),
-        range d_model."""
-        self.close(actual, expected, scale=dot_scale(d_model, *positions), bound=float(d_model), label=label)
+        range d_model (``bound=`` for rows of fewer entries: d_model/2 for the sin half alone)."""
+        top = float(d_model) if bound is None else bound
+        self.close(actual, expected, scale=dot_scale(d_model, *positions), bound=top, label=label)
+
+    def close_norm(
+        self, actual: object, expected: object, *positions: object, d_model: int, label: str = "‖PE(pos)‖"
+    ) -> None:
+        """‖PE(pos)‖ of rows at ``positions`` against √(d_model/2): scale Σ |position| (their angles are rounded),
+        range √(d_model/2)."""
+        self.close(actual, expected, scale=_total(positions), bound=math.sqrt(d_model / 2), label=label)
+
+    def close_hands(
+        self,
+        actual: object,
+        expected: object,
+        omega: object,
+        *positions: object,
+        bound: float = 2.0,
+        label: str = "products",
+    ) -> None:
+        """Products of one pair's hands (sin·sin, cos·cos, their sum) at frequency ``omega`` (one per row) and
+        ``positions``: scale ω · Σ |position| + 2 (the angles rounded, two rounded products each at most 1, and
+        their sum: one pair's share of ``dot_scale``), range ``bound``."""
+        scale = np.asarray(omega, dtype=np.float64) * _total(positions) + 2
+        self.close(actual, expected, scale=scale, bound=bound, label=label)
 
     def close_score(
         self, actual: object, expected: object, q: np.ndarray, key: np.ndarray, positions: list, label: str = "score"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 import sympy as sp
 import torch
@@ -22,6 +23,7 @@ from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.scale import ScalePlan, plan
 from checks.evidence.sweep.tables import Hand, SumTable, Tables
 from checks.evidence.sweep.worst_case import Allowed, WorstCase
+from checks.helpers.formulas import w
 from checks.numerics.reference import frequency_values
 from checks.numerics.tolerances import tolerance
 
@@ -145,6 +147,23 @@ class Grid:
             allowed, lowest, text = self._allowed(scale, difference)
             self.compare(label, difference, allowed, inputs, lowest, text)
             self._consume(actual, expected)
+
+    def equal_hands(
+        self,
+        label: str,
+        actual: Products | torch.Tensor,
+        expected: Value,
+        *positions: sp.Expr,
+        held_as: Literal["pe", "dot"] = "pe",
+        inputs: dict[str, torch.Tensor] | None = None,
+    ) -> None:
+        """``equal`` for products of PE hands (sin and cos) at ``positions`` (formulas of the grid's ``pos`` and
+        ``k``, nonnegative on the grid), at a check comparator's tolerance. ``held_as="pe"``: t.close_pe's, scale
+        Σ position (``s.equal_hands(label, a, b, pos, k)`` for a turn by k: pos + k); ``held_as="dot"``: pair i's
+        share of t.close_dot's (dot_scale), scale 2 + ω_i · Σ position (its angles and two rounded products)."""
+        total = sp.Add(*positions)
+        scale = total if held_as == "pe" else 2 + w * total
+        self.equal(label, actual, expected, scale=scale, inputs=inputs)
 
     def within(self, label: str, values: torch.Tensor, limit: float, inputs: dict[str, torch.Tensor] | None = None):
         """|values| ≤ limit at every grid point, exactly (no tolerance)."""
