@@ -1,11 +1,12 @@
 """Every sentence of every document, with exactly one class: what makes the catalog's coverage data.
 
-A *sentence* is a line of the document, cut again after '.', '!' or '?' when a space follows and no
-digit precedes (so "1. item" stays whole); blank lines and '---' rules are not sentences.
+A *sentence* is what checks.segmentation cuts a line of the document into (pysbd in the repository's
+language; the lesson documents' rule for Korean); blank lines and '---' rules are not sentences.
 
 A sentence is **checked** when an in-scope claim quotes it (a quote covers every sentence it
 overlaps), **out-of-scope** when only out-of-scope claims quote it. Every other sentence is listed in
-the document's classification file, ``sources/sentences/<document stem>.toml``, one line each::
+the document's classification file, ``<sentences folder>/<document stem>.toml`` (``sentences`` in
+``[tool.theory-claims]``, default ``sources/sentences/``), one line each::
 
     sentence = [
       { text = "학습 목표", category = "heading" },
@@ -20,16 +21,15 @@ entries that name no such sentence (after a document edit), which the catalog's 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from checks.sources import document_text, sources_dir
+from checks import config, segmentation
+from checks.sources import document_text
 
-SENTENCE = re.compile(r"[^\n]+?(?:(?<![0-9])[.!?](?= )|$)", re.MULTILINE)
 CATEGORIES: dict[str, str] = {
     "heading": "a title, section heading or label",
     "demo": "a demo's or figure's heading, caption, legend, control or instruction",
@@ -43,7 +43,7 @@ CATEGORIES: dict[str, str] = {
 SentenceClass = Literal["checked", "out-of-scope", "not-a-claim", "unchecked", "unclassified"]
 CLASSES: tuple[SentenceClass, ...] = ("checked", "out-of-scope", "unchecked", "not-a-claim", "unclassified")
 CLASSIFICATION_DIR = "sentences"
-"""The folder of sources/ holding one classification file per document."""
+"""The folder of a sources folder given explicitly (a test's) that holds its classification files."""
 
 
 class ClassificationError(ValueError):
@@ -123,7 +123,7 @@ class Classified:
 
     def problems(self) -> list[str]:
         """One line per sentence without a class and per stale entry, naming the file to edit."""
-        where = f"{CLASSIFICATION_DIR}/{Path(self.document).stem}.toml"
+        where = config.current().shown(classification_path(self.document))
         lines = [
             f"{self.document}: sentence {s.index + 1} has no class (quote it in a claim, or list it in {where}): "
             f"{s.text!r}"
@@ -147,20 +147,15 @@ class Classified:
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every sentence, leading and trailing spaces trimmed."""
-    spans = []
-    for match in SENTENCE.finditer(text):
-        chunk = match.group()
-        stripped = chunk.strip()
-        if not stripped or stripped == "---":
-            continue
-        start = match.start() + (len(chunk) - len(chunk.lstrip()))
-        spans.append((start, start + len(stripped)))
-    return spans
+    """(start, end) of every sentence, leading and trailing spaces trimmed (checks.segmentation)."""
+    return segmentation.sentence_spans(text, config.current().language)
 
 
 def classification_path(document: str, folder: Path | None = None) -> Path:
-    return (folder or sources_dir()) / CLASSIFICATION_DIR / f"{Path(document).stem}.toml"
+    """The classification file of ``document``: in the configured sentences folder, or in ``folder``/sentences
+    for documents read from ``folder``."""
+    where = folder / CLASSIFICATION_DIR if folder is not None else config.current().sentences
+    return where / f"{Path(document).stem}.toml"
 
 
 def read_entries(path: Path) -> list[Entry]:

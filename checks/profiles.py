@@ -13,8 +13,8 @@ DATABASE = Path(".hypothesis") / "examples"
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
-def register_profiles() -> None:
-    """Register the three profiles and load the one the environment names (default dev)."""
+def register_profiles(profile: str | None = None) -> None:
+    """Register the three profiles and load ``profile`` (None: the one THEORY_CLAIMS_PROFILE names, default dev)."""
     database = DirectoryBasedExampleDatabase(str(DATABASE))
     # Hypothesis makes its own derandomized "ci" profile the parent of every new
     # profile when it detects CI (the CI variable); inheriting from its pristine
@@ -26,7 +26,7 @@ def register_profiles() -> None:
     # a @reproduce_failure line for any failure.
     settings.register_profile("ci", base, max_examples=40, derandomize=True, print_blob=True, **_COMMON)
     settings.register_profile("thorough", base, max_examples=10_000, database=database, **_COMMON)
-    settings.load_profile(os.environ.get(PROFILE_ENV, "dev"))
+    settings.load_profile(profile or os.environ.get(PROFILE_ENV, "dev"))
 
 
 SWEEP_ELEMENTS = {"dev": 2**16, "ci": 2**18, "thorough": 2**26}

@@ -1,26 +1,25 @@
 """The source documents, the quotes claims take from them, and the published works claims cite.
 
-A document is any UTF-8 ``.txt`` file of ``sources/`` (``THEORY_CLAIMS_SOURCES`` names another folder): dropping
-one there gives it a page, its coverage and ``checks new --document`` with no code change.
+A document is any UTF-8 ``.txt`` file of the repository's sources folder (``sources`` in ``[tool.theory-claims]``,
+default ``sources/``; checks.config): dropping one there gives it a page, its coverage and
+``theory-claims new --document`` with no code change.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-SOURCES_DIR = Path(__file__).resolve().parent.parent / "sources"
+from checks import config
 
 
 def sources_dir() -> Path:
-    """The documents' folder: ``sources/``, or the folder ``THEORY_CLAIMS_SOURCES`` names."""
-    chosen = os.environ.get("THEORY_CLAIMS_SOURCES", "")
-    return Path(chosen) if chosen else SOURCES_DIR
+    """The documents' folder of the current repository (checks.config)."""
+    return config.current().sources
 
 
 def documents(folder: Path | None = None) -> list[str]:
@@ -36,11 +35,17 @@ def document_text(document: str, folder: Path | None = None) -> str:
 @cache
 def _document_text(document: str, folder: Path) -> str:
     if document not in documents(folder):
-        raise FileNotFoundError(f"no document {document!r} in {folder}; known: {documents(folder)}")
+        raise FileNotFoundError(
+            f"no document {document!r} in {folder} (known: {', '.join(documents(folder)) or 'none'}); "
+            f"a document is a .txt file of the sources folder: {WHERE_SOURCES}"
+        )
     try:
         return (folder / document).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"sources/{document} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise ValueError(f"{folder / document} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+WHERE_SOURCES = f"set sources = '…' in [{config.TABLE}] of pyproject.toml, or {config.VARIABLES['sources']}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,8 @@ class Quote:
     text: str
 
     def verify(self) -> None:
-        """Raise ValueError unless the section is a heading of the document and the quote occurs in it verbatim."""
+        """Raise ValueError unless the section is a heading of the document and the quote occurs in that section
+        verbatim (checks.sections)."""
         text = document_text(self.document)
         if self.section.strip() not in headings(text):
             close = nearest(self.section, headings(text))
@@ -75,7 +81,13 @@ class Quote:
             close = nearest(self.text, sentences(text), count=1)
             raise ValueError(
                 f"quote not found verbatim in {self.document} ({self.section}): {self.text!r}; "
-                "copy the sentence exactly from sources/" + (f"; nearest sentence: {close[0]!r}" if close else "")
+                "copy the sentence exactly from the document" + (f"; nearest sentence: {close[0]!r}" if close else "")
+            )
+        if not in_section(text, self.section, self.text):
+            found = section_of(text, self.text)
+            raise ValueError(
+                f"quote {self.text[:60]!r} is in {self.document} but not under the heading {self.section!r}"
+                + (f"; it stands under {found!r}" if found else "")
             )
 
 
@@ -86,6 +98,57 @@ HEADING_LENGTH = 80
 def headings(text: str) -> list[str]:
     """The lines a section may name: every non-empty line of at most HEADING_LENGTH characters, stripped."""
     return [line.strip() for line in text.splitlines() if line.strip() and len(line.strip()) <= HEADING_LENGTH]
+
+
+MARKDOWN_HEADING = re.compile(r"(#{1,6})\s")
+NUMBERED_HEADING = re.compile(r"(\d+(?:\.\d+)*)\.?\s")
+
+
+def _rank(line: str) -> tuple[str, int] | None:
+    """A structural heading's kind and level ('#', 2 for '## …'; '1.', 2 for '3.1 …'); None for any other line."""
+    stripped = line.strip()
+    if len(stripped) > HEADING_LENGTH:
+        return None
+    if found := MARKDOWN_HEADING.match(stripped):
+        return "#", len(found.group(1))
+    if found := NUMBERED_HEADING.match(stripped):
+        return "1.", found.group(1).count(".") + 1
+    return None
+
+
+def section_spans(text: str, section: str) -> list[tuple[int, int]]:
+    """Where the section headed ``section`` runs, for each line that heads it: from that line to the next
+    heading of the same kind and no lower level ('## a' ends at the next '#' or '##'; '2. b' at '3. c'), or to
+    the end of the document for a heading of no such kind (a short line)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    spans = []
+    for number, line in enumerate(lines):
+        if line.strip() != section.strip():
+            continue
+        rank, end = _rank(line), len(text)
+        if rank is not None:
+            for later in range(number + 1, len(lines)):
+                other = _rank(lines[later])
+                if other is not None and other[0] == rank[0] and other[1] <= rank[1]:
+                    end = starts[later]
+                    break
+        spans.append((starts[number], end))
+    return spans
+
+
+def in_section(text: str, section: str, quote: str) -> bool:
+    """Whether ``quote`` occurs in a span of the section ``section`` heads."""
+    return any(text.find(quote, start, end) >= 0 for start, end in section_spans(text, section))
+
+
+def section_of(text: str, quote: str) -> str | None:
+    """The nearest structural heading ('#' or numbered) above the quote's first occurrence, if any."""
+    at = text.find(quote)
+    above = [line.strip() for line in text[: max(at, 0)].splitlines() if _rank(line) is not None]
+    return above[-1] if above else None
 
 
 def sentences(text: str) -> list[str]:

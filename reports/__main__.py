@@ -1,4 +1,5 @@
-"""python -m reports: run the claims, then build the static site in reports/html/.
+"""theory-claims report (python -m reports): run the repository's claims, then build the static site in its
+output folder (``out`` in ``[tool.theory-claims]``, default reports/html/; checks.config).
 
 Arguments after ``--`` go to pytest (e.g. ``python -m reports -- -k rope``).
 Exit status: 0 built and every claim as expected; 1 built, but some claim differs from
@@ -18,16 +19,14 @@ from pathlib import Path
 
 from filelock import Timeout
 
+from checks import config
 from checks.engine.launcher import pytest_command, run_pytest
-from checks.results.files import ROOT, ResultsError, lock_for
-from reports.build import OUTPUT, build_site
-
-EVIDENCE = ROOT / "reports" / "evidence"
-"""Results files measured elsewhere (a GPU machine), committed and merged into every report by default."""
+from checks.results.files import ResultsError, lock_for
+from reports.build import build_site
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="theory-claims report", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--from",
         dest="sources",
@@ -39,18 +38,25 @@ def main(argv: list[str] | None = None) -> int:
         help="build from these results files instead of running the claims (--from shard*.json): machines and "
         "shards are merged",
     )
-    parser.add_argument("--out", type=Path, default=OUTPUT, help="output folder (default reports/html)")
+    parser.add_argument("--out", type=Path, help="output folder (default: out in [tool.theory-claims], reports/html)")
     parser.add_argument(
         "--browser",
         action="store_true",
         help="then load every page in headless Chromium and save screenshots to OUT/screenshots",
     )
     parser.add_argument(
-        "--no-evidence", action="store_true", help=f"do not merge the committed results files in {EVIDENCE}"
+        "--no-evidence",
+        action="store_true",
+        help="do not merge the results files measured elsewhere (evidence in [tool.theory-claims], reports/evidence)",
     )
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
-    out = args.out.resolve()
+    try:
+        settings = config.current()
+    except config.ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out = (args.out or settings.out).resolve()
     try:
         with only_run(out):
             return _report(args, out)
@@ -69,7 +75,7 @@ def _report(args: argparse.Namespace, out: Path) -> int:
         if status == 2:
             return status
         if not args.no_evidence:
-            sources += sorted(EVIDENCE.glob("*.json"))
+            sources += sorted(config.current().evidence.glob("*.json"))
     started = time.perf_counter()
     try:
         index = build_site(sources, out)
@@ -99,7 +105,7 @@ def run_claims(out: Path, extra: list[str]) -> int:
     before = _stamp(results)
     with tempfile.TemporaryDirectory(dir=out, prefix=".run-") as scratch:
         junit = Path(scratch) / "junit.xml"
-        command = pytest_command([ROOT / "claims"], results=results, junit=junit, extra=extra)
+        command = pytest_command([config.current().claims], results=results, junit=junit, extra=extra)
         print("running:", " ".join(command), flush=True)
         code = run_pytest(command).returncode
         if code not in (0, 1) or _stamp(results) == before:

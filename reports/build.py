@@ -10,7 +10,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from checks.coverage import CATEGORIES, Classified
-from checks.results import DEFAULT_RESULTS, MutationResults, ResultsError, read_mutation_results
+from checks.results import MutationResults, ResultsError, read_mutation_results
 from checks.results.files import write_json, write_text
 from reports import documents, formatting, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load
@@ -19,8 +19,6 @@ COVERAGE = "coverage.json"
 """Every sentence of every document with its class, written beside the pages (checks.coverage)."""
 MANIFEST = ".pages.json"
 """The pages the last build wrote: the only ones a later build may remove."""
-OUTPUT = DEFAULT_RESULTS.parent
-"""reports/html: the report, beside the results file a run writes by default."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 
@@ -175,4 +173,4 @@ def _pages_listed(manifest: Path) -> set[str]:
     )
 
 
-__all__ = ["OUTPUT", "Site", "build_site"]
+__all__ = ["Site", "build_site"]

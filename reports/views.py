@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from checks import sources
+from checks import config, segmentation, sources
 from checks.coverage import CATEGORIES, ClassificationError, Classified, Entry, classification_path, read_entries
 from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
 from checks.sources import Citation, Quote
 from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug
+
+HASHED_NAME = re.compile(r"(\d{3})_[0-9a-f]{16}\.txt")
+"""The lesson documents' file names: a number and a hash."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,14 @@ class DocumentInfo:
 
     @property
     def short(self) -> str:
-        return self.name.split("_", 1)[0]
+        """The label the index gives it: "000" for the lesson documents' "000_<hash>.txt", else the file's stem."""
+        found = HASHED_NAME.fullmatch(self.name)
+        return found.group(1) if found else self.name.removesuffix(".txt")
+
+    @property
+    def lang(self) -> str:
+        """The language of its text, for the pages' lang attributes (checks.segmentation)."""
+        return segmentation.language_of(self.text or "", config.current().language)
 
 
 @dataclass(frozen=True)
@@ -103,22 +114,25 @@ def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> 
         "commands": reproduce(claim, [source for source, _ in claim.observed]),
         "machines": len(site.sources) > 1,
         "claim_file": claim_file(claim),
+        "repository": next((s.environment.repository for s, _ in claim.observed if s.environment.repository), ""),
     }
 
 
 def claim_file(claim: ClaimView) -> str | None:
-    """The claim's file as the engine recorded it (``origin``); for an unloadable file, its path."""
+    """The claim's file as the engine recorded it (``origin``, relative to its repository); for an unloadable
+    file, its path."""
     origin = claim.record.origin or (claim.id.removeprefix("file:") if claim.id.startswith("file:") else "")
-    return f"claims/{Path(origin).name}" if origin else None
+    return origin or None
 
 
 def reproduce(claim: ClaimView, sources: list[Source]) -> list[str]:
-    """The command that reruns this claim, once per distinct profile and seed."""
+    """The command that reruns this claim from its repository's root, once per distinct profile and seed."""
     if claim.id.startswith("file:"):
         return [f"pytest {claim.id.removeprefix('file:')}"]
+    where = claim_file(claim)
     commands = []
     for source in sources:
-        command = f"pytest -k {claim.id} --hypothesis-profile {source.profile}"
+        command = f"pytest {where + ' ' if where else ''}-k {claim.id} --hypothesis-profile {source.profile}"
         if source.seed not in ("", "derandomized", "random", "None"):
             command += f" --hypothesis-seed {source.seed}"
         if command not in commands:

@@ -1,8 +1,19 @@
 """Shared set-up of the engine's tests."""
 
 import importlib
+from pathlib import Path
 
+import pytest
 import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def lesson_documents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's tests quote the three lesson documents from claim files in folders of their own (a pytester
+    folder has no sources/): the documents are this checkout's, unless a test sets another folder."""
+    monkeypatch.setenv("THEORY_CLAIMS_SOURCES", str(ROOT / "sources"))
 
 
 def pytest_configure() -> None:

@@ -26,8 +26,12 @@ SENTENCE = "M_k는 k에만 달려 있습니다."
 RUFF = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
 
 
-def _new(claims: Path, claim_id: str, *extra: str, quote: str = SENTENCE) -> int:
-    arguments = ["new", claim_id, "--document", "002", "--section", SECTION, "--quote", quote]
+TITLE = "위치 인코딩 — sin과 cos를 함께 쓰는 이유"
+"""The heading document 002's long opening paragraph stands under."""
+
+
+def _new(claims: Path, claim_id: str, *extra: str, quote: str = SENTENCE, section: str = SECTION) -> int:
+    arguments = ["new", claim_id, "--document", "002", "--section", section, "--quote", quote]
     return main([*arguments, *extra, "--claims-dir", str(claims)])
 
 
@@ -60,7 +64,7 @@ def test_new_writes_a_skeleton_that_passes_as_out_of_scope(pytester: pytest.Pyte
 def test_new_writes_ruff_clean_files_even_for_long_and_quoted_text(claims):
     long_sentence = next(line for line in (ROOT / "sources" / DOCUMENT).read_text().splitlines() if len(line) > 150)
     assert _new(claims, "demo.long", "--title", 'A "quoted" \\ title', "--statement", long_sentence * 2) == 0
-    assert _new(claims, "demo.long-quote", quote=long_sentence) == 0
+    assert _new(claims, "demo.long-quote", quote=long_sentence, section=TITLE) == 0
     lint = subprocess.run([RUFF, "check", "--no-cache", str(claims)], capture_output=True, text=True, cwd=ROOT)
     assert lint.returncode == 0, lint.stdout
     form = subprocess.run([RUFF, "format", "--check", "--no-cache", str(claims)], capture_output=True, text=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -19,11 +20,12 @@ from checks.engine import cli
 from checks.engine.environment import environment
 from checks.engine.sentences import catalog_coverage
 from checks.results.codec import to_json
-from checks.results.files import ROOT
 from checks.sources import documents
 from reports.__main__ import main as reports_main
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, ESCAPE_QUOTE, escaping_record, write_document
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TEXT = "제목\n첫 문장은 참입니다. 둘째 문장은 범위 밖입니다.\nprint(x)\n제목\n"
 QUOTES = [
@@ -91,7 +93,8 @@ def test_an_entry_naming_a_sentence_that_no_longer_exists_or_is_now_quoted_is_st
     quoted = [*QUOTES, Quoting("c.code", "holds", True, "print(x)")]
     problems = classify("d.txt", TEXT, quoted, entries).problems()
     assert problems == [
-        "sentences/d.toml: names no unquoted sentence of d.txt (edited, removed, or now quoted by a claim): 'print(x)'"
+        "sources/sentences/d.toml: names no unquoted sentence of d.txt (edited, removed, or now quoted by a claim): "
+        "'print(x)'"
     ]
 
 

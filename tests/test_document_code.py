@@ -16,7 +16,8 @@ import pytest
 from checks.implementations import document_code
 from checks.implementations.document import TABLE_SIZES, Tables
 from checks.implementations.document_code import DocumentCodeError, code_block, lesson_script, run_script
-from checks.results.files import ROOT
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_scripts_run_in_another_process_and_leave_this_one_alone():

@@ -4,13 +4,15 @@ above the limit (`tox -e thorough` runs the whole catalog with --memory-limit 95
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 import torch
 
 from checks.engine.memory import release_freed_memory
 from checks.evidence.sweep import memory as sweep_memory
-from checks.results.files import ROOT
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_finished_claim_gives_back_the_sweeps_buffers():

@@ -131,7 +131,8 @@ DEMO = textwrap.dedent(
 )
 
 
-def test_every_results_file_path_points_inside_the_repository():
-    from checks.results.files import DEFAULT_RESULTS, ROOT
+def test_this_repositorys_results_go_to_its_configured_output_folder():
+    from checks import config
 
-    assert DEFAULT_RESULTS == ROOT / "reports" / "html" / "results.json" and Path(ROOT, "checks").is_dir()
+    root = Path(__file__).resolve().parent.parent
+    assert config.load(root).results == root / "reports" / "html" / "results.json"

@@ -10,11 +10,12 @@ import pytest
 from checks.engine.cli import main
 from checks.engine.environment import environment
 from checks.results.codec import to_json
-from checks.sources import SOURCES_DIR, Citation, Quote, documents
+from checks.sources import Citation, Quote, documents
 from reports.build import build_site
 from reports.figures import _label_rows
 from tests.report_fixtures import real_records, write_document
 
+SOURCES = Path(__file__).resolve().parent.parent / "sources"
 FOURTH = "003_fourth_document.txt"
 HEADING = "1. 네 번째 문서"
 SENTENCE = "이 문장은 네 번째 문서에만 있습니다."
@@ -33,10 +34,10 @@ def four_documents(tmp_path, monkeypatch) -> Path:
     """sources/ with a fourth document beside the three, through THEORY_CLAIMS_SOURCES (nothing else changes)."""
     folder = tmp_path / "sources"
     folder.mkdir()
-    for path in SOURCES_DIR.glob("*.txt"):
+    for path in SOURCES.glob("*.txt"):
         shutil.copy(path, folder / path.name)
     (folder / FOURTH).write_text(f"네 번째 문서\n\n{HEADING}\n{SENTENCE} 두 번째 문장도 확인할 수 있습니다.\n")
-    shutil.copytree(SOURCES_DIR / "sentences", folder / "sentences")
+    shutil.copytree(SOURCES / "sentences", folder / "sentences")
     (folder / "sentences" / "003_fourth_document.toml").write_text(
         "sentence = [\n"
         + "".join(f"  {{ text = '{text}', category = 'heading' }},\n" for text in ("네 번째 문서", HEADING))

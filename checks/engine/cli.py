@@ -1,16 +1,21 @@
-"""python -m checks: start a claim, list the last run's verdicts, look for flaky verdicts.
+"""theory-claims: the claims of one repository (the one it is run in; checks.config), from the first to the report.
 
-    python -m checks new ID --document DOC --section SECTION --quote TEXT [--title T] [--statement S]
-    python -m checks list [--results PATH]
-    python -m checks flake [--runs 20] [--against RESULTS] [--profile dev] [-n 2] [-- PYTEST_ARGS]
-    python -m checks sentences [--document 002]
-    python -m checks compare BEFORE AFTER [--runs]
-    python -m checks schema
+    theory-claims init DOCUMENT [--id ID]   a [tool.theory-claims] table, sources/ with DOCUMENT, a first claim
+    theory-claims new ID --document DOC --section SECTION --quote TEXT [--title T] [--statement S]
+    theory-claims list [--results PATH]
+    theory-claims sentences [--document NAME]
+    theory-claims flake [--runs 20] [--against RESULTS] [--profile dev] [-n 2] [-- PYTEST_ARGS]
+    theory-claims report [--from RESULTS ...] [--out DIR] [--browser] [-- PYTEST_ARGS]
+    theory-claims compare BEFORE AFTER [--runs]
+    theory-claims schema
 
-``list`` reads a results file only (no torch import); ``new``, ``flake`` and ``sentences`` load or run the claims.
+Every command takes --claims-dir, --sources-dir, --sentences-dir and --out-dir over the repository's
+[tool.theory-claims] (``python -m checks`` is the same command). ``list`` reads a results file only (no torch
+import); ``new``, ``flake`` and ``sentences`` load or run the claims.
 Exit status: 0 fine; 1 ``flake`` saw a verdict change between runs, ``sentences`` a sentence without a
-class or a stale entry, or ``compare`` a claim, verdict or finding that differs; 2 bad input (a results
-file, an id, a quote), with one line saying which and why.
+class or a stale entry, ``compare`` a claim, verdict or finding that differs, or ``report`` a claim that differs
+from its expected verdict; 2 bad input (a setting, a results file, an id, a quote), with one line saying which
+and why.
 """
 
 from __future__ import annotations
@@ -21,14 +26,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
+from checks import config
 from checks.coverage import ClassificationError
-from checks.results.files import DEFAULT_RESULTS, ROOT, ResultsError, read_results
+from checks.results.files import ResultsError, read_results
 from checks.results.schema import write_schemas
 
-CLAIMS_DIR = ROOT / "claims"
+LAYOUT = {"claims": "--claims-dir", "sources": "--sources-dir", "sentences": "--sentences-dir", "out": "--out-dir"}
+"""The settings every command takes on its command line (over [tool.theory-claims] and under THEORY_CLAIMS_*)."""
 
 
 class CliError(Exception):
@@ -36,13 +44,28 @@ class CliError(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:  # the report builder's own options, parsed by it
+        from reports.__main__ import main as report
+
+        return _configured(lambda: report(argv[1:]), {})
     parser = _parser()
     args = parser.parse_args(argv)
+    return _configured(lambda: args.command(args), {key: getattr(args, key) for key in LAYOUT})
+
+
+def _configured(command: Callable[[], int], options: dict[str, object]) -> int:
+    """Run ``command`` with the repository's settings and the command line's on top (the settings chosen before
+    come back after it); errors as one line."""
+    earlier = config.chosen()
     try:
-        status = args.command(args)
+        given = {key: None if value is None else str(value) for key, value in options.items()}
+        config.use(config.find_root(), given)
+        config.current()  # a bad setting is reported before the command starts
+        status = command()
         sys.stdout.flush()  # a write the reader refuses fails here, not at interpreter exit
         return status
-    except (CliError, ResultsError, ClassificationError) as error:
+    except (CliError, ResultsError, ClassificationError, config.ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -51,29 +74,46 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped reading (``| head``): stop writing, quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        config.restore(earlier)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m checks", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="theory-claims", description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    layout = argparse.ArgumentParser(add_help=False)
+    group = layout.add_argument_group("where the repository keeps things (over [tool.theory-claims] in pyproject.toml)")
+    for key, option in LAYOUT.items():
+        group.add_argument(option, dest=key, type=Path, help=f"{_SETTING[key]} (default: {config.KEYS[key]})")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    new = commands.add_parser("new", help="write an out-of-scope claim skeleton quoting one sentence")
-    new.add_argument("id", help="the claim id, e.g. pe.sin-ambiguous (file: claims/pe_sin_ambiguous.py)")
-    new.add_argument("--document", required=True, help="the document file, or a unique prefix of it (002)")
-    new.add_argument(
-        "--section", required=True, help="the heading line the sentence stands under, as in the document: '5. k칸 …'"
-    )
-    new.add_argument("--quote", required=True, help="the sentence, copied byte-exact from sources/")
+    def command(name: str, help_text: str):
+        return commands.add_parser(name, help=help_text, description=help_text, parents=[layout])
+
+    init = command("init", "start a repository: [tool.theory-claims] in pyproject.toml, sources/, a first claim")
+    init.add_argument("document", type=Path, help="the document to check (a UTF-8 .txt file; copied into sources/)")
+    init.add_argument("--id", default="", help="the first claim's id (default: doc.first-sentence)")
+    init.set_defaults(command=_init)
+
+    new = command("new", "write an out-of-scope claim skeleton quoting one sentence")
+    new.add_argument("id", help="the claim id, e.g. pe.sin-ambiguous (file: CLAIMS/pe_sin_ambiguous.py)")
+    new.add_argument("--document", required=True, help="the document file, or a unique prefix of its name")
+    new.add_argument("--section", required=True, help="the heading line the sentence stands under, as written")
+    new.add_argument("--quote", required=True, help="the sentence, copied byte-exact from the document")
     new.add_argument("--title", default="TODO: a short title", help="a short title (default: a TODO)")
     new.add_argument("--statement", default="TODO: the statement in plain English.", help="the statement")
-    new.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
     new.set_defaults(command=_new_claim)
 
-    listing = commands.add_parser("list", help="every claim of the last run with its observed and expected verdict")
-    listing.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help="results file (default reports/html/…)")
+    listing = command("list", "every claim of the last run with its observed and expected verdict")
+    listing.add_argument("--results", type=Path, help="results file (default: OUT/results.json)")
     listing.set_defaults(command=list_claims)
 
-    flake = commands.add_parser("flake", help="run the catalog with several Hypothesis seeds and compare verdicts")
+    sentences = command("sentences", "every document's sentences by class; the ones without one")
+    sentences.add_argument("--document", default="", help="only this document (or a prefix of its name)")
+    sentences.set_defaults(command=_sentences)
+
+    flake = command("flake", "run the claims with several Hypothesis seeds and compare verdicts")
     flake.add_argument("--runs", type=int, default=20, help="how many seeds (default 20)")
     flake.add_argument("--first-seed", type=int, default=1, help="seeds are FIRST … FIRST + RUNS - 1 (default 1)")
     flake.add_argument("--profile", default="dev", help="Hypothesis profile (default dev: randomized)")
@@ -82,18 +122,14 @@ def _parser() -> argparse.ArgumentParser:
     flake.add_argument(
         "--against",
         type=Path,
-        help="a results file of another run of the same catalog (tox's derandomized ci run) compared as one more run",
+        help="a results file of another run of the same claims (tox's derandomized ci run) compared as one more run",
     )
-    flake.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
     flake.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     flake.set_defaults(command=flake_runs)
 
-    sentences = commands.add_parser("sentences", help="every document's sentences by class; the ones without one")
-    sentences.add_argument("--document", default="", help="only this document (or a prefix of its name: 002)")
-    sentences.add_argument("--claims-dir", type=Path, default=CLAIMS_DIR, help=argparse.SUPPRESS)
-    sentences.set_defaults(command=_sentences)
+    commands.add_parser("report", help="run the claims and build the site in OUT (theory-claims report --help)")
 
-    comparing = commands.add_parser("compare", help="claims, verdicts and findings that differ between two runs")
+    comparing = command("compare", "claims, verdicts and findings that differ between two runs")
     comparing.add_argument("before", type=Path, help="the earlier results file")
     comparing.add_argument("after", type=Path, help="the later results file")
     comparing.add_argument(
@@ -101,19 +137,43 @@ def _parser() -> argparse.ArgumentParser:
     )
     comparing.set_defaults(command=compare_results)
 
-    schema = commands.add_parser("schema", help="rewrite checks/results/*.schema.json from the typed records")
+    schema = command("schema", "rewrite the results schemas (checks/results/*.schema.json) from the typed records")
     schema.set_defaults(command=lambda args: write_schemas())
     return parser
+
+
+_SETTING = {
+    "claims": "the folder of claim files",
+    "sources": "the folder of the documents",
+    "sentences": "the folder of the documents' sentence classes",
+    "out": "where results, the site and junit go",
+}
+
+
+def _init(args: argparse.Namespace) -> int:
+    from checks.engine.scaffold import ScaffoldError, init_repository
+
+    root = config.find_root()
+    try:
+        written = init_repository(root, args.document, args.id)
+    except ScaffoldError as error:
+        raise CliError(str(error)) from None
+    settings = config.current()
+    for path in written:
+        print(f"wrote {settings.shown(path)}")
+    print("next: `pytest` runs the claims; `theory-claims new` adds one; `theory-claims report` builds the site")
+    return 0
 
 
 def _new_claim(args: argparse.Namespace) -> int:
     from checks.engine.scaffold import ScaffoldError, new_claim
 
     try:
-        path = new_claim(args.id, args.document, args.section, args.quote, args.title, args.statement, args.claims_dir)
+        claims = config.current().claims
+        path = new_claim(args.id, args.document, args.section, args.quote, args.title, args.statement, claims)
     except ScaffoldError as error:
         raise CliError(str(error)) from None
-    print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {path} --results /tmp/r.json")
+    print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {config.current().shown(path)}")
     return 0
 
 
@@ -135,11 +195,12 @@ def _sentences(args: argparse.Namespace) -> int:
 
 
 def list_claims(args: argparse.Namespace) -> int:
-    results = read_results(args.results)
+    path = args.results or config.current().results
+    results = read_results(path)
     claims = sorted(results.claims, key=lambda c: c.id)
     env = results.environment
     print(
-        f"{args.results}: {len(claims)} claims, run {env.date} "
+        f"{path}: {len(claims)} claims, run {env.date} "
         f"(profile {env.hypothesis_profile}, seed {env.hypothesis_seed}, commit {env.commit[:12]})"
     )
     width = max([len(c.id) for c in claims] + [5])
@@ -222,7 +283,7 @@ def _run_catalog(args: argparse.Namespace, seed: int, results: Path, workdir: Pa
     results.parent.mkdir(parents=True, exist_ok=True)
     results.unlink(missing_ok=True)
     command = pytest_command(
-        [args.claims_dir.resolve()],
+        [config.current().claims],
         results=results,
         profile=args.profile,
         seed=seed,

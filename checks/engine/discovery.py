@@ -7,15 +7,19 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from checks import config
 from checks.claim import Claim
 from checks.engine.limits import TIME_LIMIT_ENV, TimeLimitExceeded, alarm, time_limit
 
-ROOT = Path(__file__).resolve().parents[2]
-CLAIMS_DIR = ROOT / "claims"
+
+def claims_dir() -> Path:
+    """The current repository's claims folder (checks.config)."""
+    return config.current().claims
 
 
-def claim_files(directory: Path = CLAIMS_DIR) -> list[Path]:
-    return sorted(p for p in directory.glob("*.py") if not p.name.startswith("_"))
+def claim_files(directory: Path | None = None) -> list[Path]:
+    """The claim files of ``directory`` (default: the configured claims folder): ``*.py`` not starting with _."""
+    return sorted(p for p in (directory or claims_dir()).glob("*.py") if not p.name.startswith("_"))
 
 
 class ClaimFileError(Exception):
@@ -67,13 +71,14 @@ def _index(directory: Path) -> tuple[dict[str, Claim], tuple[str, ...]]:
     return claims, tuple(failed)
 
 
-def claims_index(directory: Path = CLAIMS_DIR) -> dict[str, Claim]:
+def claims_index(directory: Path | None = None) -> dict[str, Claim]:
     """Every claim the files under ``directory`` declare, by id (files that fail to load are left out)."""
-    return dict(_index(directory)[0])
+    return dict(_index(directory or claims_dir())[0])
 
 
-def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
-    """The claim with this id among the claim files in ``directory``."""
+def find_claim(claim_id: str, directory: Path | None = None) -> Claim:
+    """The claim with this id among the claim files in ``directory`` (default: the configured claims folder)."""
+    directory = directory or claims_dir()
     claims, failed = _index(directory)
     if claim_id not in claims:
         unloaded = f" (files that failed to load: {', '.join(failed)})" if failed else ""
@@ -83,9 +88,4 @@ def find_claim(claim_id: str, directory: Path = CLAIMS_DIR) -> Claim:
 
 def repository_path(path: Path | None) -> str:
     """A claim file relative to the repository when it lies inside it."""
-    if path is None:
-        return ""
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
+    return "" if path is None else config.current().shown(path)

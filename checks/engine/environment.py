@@ -1,8 +1,10 @@
-"""The environment of a run: versions, CPU and GPUs, TF32 settings, commit, date, Hypothesis profile and seed."""
+"""The environment of a run: versions, CPU and GPUs, TF32 settings, the repository and its commit, the tool's
+version, date, Hypothesis profile and seed."""
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib.metadata
 import platform
 import subprocess
 from pathlib import Path
@@ -12,14 +14,16 @@ import numpy as np
 import sympy as sp
 import torch
 
+import checks
+from checks import config
 from checks.implementations.sandbox import isolation
-from checks.results.files import ROOT
 from checks.results.records import Environment
 
 
 def environment(profile: str, seed: str, shard: str = "") -> Environment:
     """This machine and this run (``shard``: "G/N" for shard G of N)."""
     gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    settings = config.current()
     return Environment(
         python=platform.python_version(),
         torch=torch.__version__,
@@ -34,13 +38,26 @@ def environment(profile: str, seed: str, shard: str = "") -> Environment:
         tf32_matmul=torch.backends.cuda.matmul.allow_tf32,
         tf32_cudnn=torch.backends.cudnn.allow_tf32,
         float32_matmul_precision=torch.get_float32_matmul_precision(),
-        commit=_output(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
+        commit=_output(["git", "-C", str(settings.root), "rev-parse", "HEAD"]),
+        repository=str(settings.root),
+        tool=tool_version(),
         date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         hypothesis_profile=profile,
         hypothesis_seed=seed,
         sandbox=isolation(),
         shard=shard,
     )
+
+
+def tool_version() -> str:
+    """theory-claims' version as installed, with the commit of the checkout it runs from when it is one."""
+    try:
+        version = importlib.metadata.version("theory-claims")
+    except importlib.metadata.PackageNotFoundError:
+        version = "not installed"
+    source = Path(checks.__file__).resolve().parents[1]
+    commit = _output(["git", "-C", str(source), "rev-parse", "HEAD"]) if (source / ".git").exists() else ""
+    return f"theory-claims {version}" + (f" (checkout {source} at {commit})" if commit else "")
 
 
 def _output(command: list[str]) -> str:

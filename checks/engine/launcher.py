@@ -6,10 +6,21 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 
+import checks
+from checks import config
 from checks.profiles import PROFILE_ENV
-from checks.results.files import ROOT
+
+PLUGIN = "checks.engine.plugin"
+PACKAGE_PARENT = Path(checks.__file__).resolve().parents[1]
+"""The folder the engine is imported from (site-packages, or a checkout run without installing it)."""
+
+
+def plugin_installed() -> bool:
+    """Whether pytest loads the plugin by itself (the package is installed with its ``pytest11`` entry point)."""
+    return any(entry.value == PLUGIN for entry in entry_points(group="pytest11"))
 
 
 def pytest_command(
@@ -23,8 +34,12 @@ def pytest_command(
     junit: Path | None = None,
     extra: Sequence[str] = (),
 ) -> list[str]:
-    """``python -m pytest`` on ``paths`` writing ``results`` (absolute), quiet and without pytest's cache."""
-    command = [sys.executable, "-m", "pytest", *map(str, paths), "-q", "-p", "no:cacheprovider", f"--rootdir={ROOT}"]
+    """``python -m pytest`` on ``paths`` writing ``results`` (absolute), quiet and without pytest's cache, rooted
+    at the current repository (checks.config)."""
+    root = config.current().root
+    command = [sys.executable, "-m", "pytest", *map(str, paths), "-q", "-p", "no:cacheprovider", f"--rootdir={root}"]
+    if not plugin_installed():  # a checkout run without installing it
+        command += ["-p", PLUGIN]
     command += ["--results", str(Path(results).resolve())]
     if profile:
         command += ["--hypothesis-profile", profile]
@@ -40,11 +55,13 @@ def pytest_command(
 
 
 def run_pytest(
-    command: list[str], *, cwd: Path = ROOT, profile: str | None = None, capture: bool = False
+    command: list[str], *, cwd: Path | None = None, profile: str | None = None, capture: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Run a ``pytest_command`` with this repository importable from any ``cwd`` and the profile in the environment."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    """Run a ``pytest_command`` in ``cwd`` (default: the repository's root) with the engine importable, the
+    repository's settings (checks.config) and the profile in the environment."""
+    settings = config.current()
+    env = {**os.environ, **config.environment(settings), "PYTHONDONTWRITEBYTECODE": "1"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_PARENT), env.get("PYTHONPATH", "")]))
     if profile:
         env[PROFILE_ENV] = profile
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=capture, text=True, check=False)
+    return subprocess.run(command, cwd=cwd or settings.root, env=env, capture_output=capture, text=True, check=False)

@@ -11,15 +11,17 @@ import tempfile
 from pathlib import Path
 
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
+from checks import config
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.evidence.check import Check
 from checks.implementations.mutants import MUTANTS, python_name
 from checks.results.codec import to_json
-from checks.results.files import DEFAULT_RESULTS, ResultsError, read_results, write_json
+from checks.results.files import ResultsError, read_results, write_json
 from checks.results.records import Kill, MutantResult, MutationResults, Results, Run
 
-DEFAULT_OUT = DEFAULT_RESULTS.parent / "mutants.json"
+MUTANTS_FILE = "mutants.json"
+"""The mutation results' file name, in the repository's output folder."""
 
 
 def implementation_claims() -> list[Path]:
@@ -54,7 +56,7 @@ def score(results: Results) -> MutationResults:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m checks.engine.mutation", description=__doc__)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the mutation results (JSON)")
+    parser.add_argument("--out", type=Path, help=f"where to write the mutation results (default OUT/{MUTANTS_FILE})")
     parser.add_argument("--profile", default="ci", help="Hypothesis profile for the run (default ci)")
     args = parser.parse_args(argv)
     try:
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         by = f"{first.claim} / {first.check} ({first.dtype})" if first else "SURVIVED"
         print(f"{'killed  ' if row.killed else 'SURVIVED'} {row.mutant:<34} {by}")
     print(f"mutation score: {results.killed}/{results.total} killed")
-    write_json(args.out, to_json(results))
+    write_json(args.out or config.current().out / MUTANTS_FILE, to_json(results))
     return 0 if results.killed == results.total else 1
 
 

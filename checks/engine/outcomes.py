@@ -14,7 +14,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from checks.claim import Claim
-from checks.engine.discovery import CLAIMS_DIR, find_claim
+from checks.engine.discovery import find_claim
 from checks.engine.evaluate import dependency_of, evaluate
 from checks.engine.limits import time_limit
 from checks.evidence import Dependency
@@ -41,12 +41,12 @@ class Outcomes:
             self._records[claim.id] = self._shared(claim) if self.folder else self._evaluate(claim)
         return self._records[claim.id]
 
-    def dependency(self, claim_id: str, directory: Path = CLAIMS_DIR) -> Dependency:
+    def dependency(self, claim_id: str, directory: Path | None = None) -> Dependency:
         """What a derived claim sees of the claim ``claim_id`` among the claim files in ``directory``."""
         return dependency_of(self.record(find_claim(claim_id, directory)))
 
     def _evaluate(self, claim: Claim) -> ClaimRecord:
-        directory = claim.origin.parent if claim.origin else CLAIMS_DIR
+        directory = claim.origin.parent if claim.origin else None
         self._evaluating.append(claim.id)
         try:
             record = evaluate(claim, lambda claim_id: self.dependency(claim_id, directory))

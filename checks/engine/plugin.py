@@ -1,7 +1,8 @@
-"""pytest plugin: claims are tests, and every run writes the results file.
+"""pytest plugin (entry point ``theory-claims``): claims are tests, and every run writes the results file.
 
-A claim's test passes when its observed verdict equals the expected one.
-``pytest -k <claim id>`` selects one claim.
+The claim files are those of the repository's claims folder (``[tool.theory-claims]`` in its pyproject.toml,
+the options below, or ``THEORY_CLAIMS_*`` variables; checks.config). A claim's test passes when its observed
+verdict equals the expected one. ``pytest -k <claim id>`` selects one claim.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from checks import config as layout
 from checks.claim import Claim
 from checks.engine import memory_limit
 from checks.engine.discovery import claim_files, load_claims
@@ -26,8 +28,9 @@ from checks.engine.outcomes import Outcomes
 from checks.evidence import kinds
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import load, register
+from checks.profiles import register_profiles
 from checks.results.codec import from_json, to_json
-from checks.results.files import DEFAULT_RESULTS, save_run
+from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
 
 RECORD = "claim_record"
@@ -35,11 +38,16 @@ SHARED = "theory_claims_outcomes"
 COVERAGE = "theory_claims_coverage"
 """The key under which an xdist controller tells its workers the folder they share outcomes through."""
 OUTCOMES = pytest.StashKey[Outcomes]()
+EARLIER_SETTINGS = pytest.StashKey[layout.Choice | None]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("theory-claims")
-    group.addoption("--results", default=str(DEFAULT_RESULTS), help="where to write the results file (JSON)")
+    for key, option in OPTIONS.items():
+        group.addoption(
+            option, default=None, metavar=key.upper(), help=f"{SETTING_HELP[key]} (overrides {key} in [{layout.TABLE}])"
+        )
+    group.addoption("--results", default=None, help="where to write the results file (default OUT/results.json)")
     group.addoption(
         "--impl",
         action="append",
@@ -66,11 +74,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+OPTIONS = {
+    "claims": "--claims-dir",
+    "sources": "--sources-dir",
+    "sentences": "--sentences-dir",
+    "out": "--out-dir",
+    "profile": "--claims-profile",
+    "language": "--claims-language",
+}
+SETTING_HELP = {
+    "claims": "the folder of claim files",
+    "sources": "the folder of the documents claims quote",
+    "sentences": "the folder of the documents' sentence classes",
+    "out": "where results, the site and junit go",
+    "profile": "the Hypothesis profile: dev, ci or thorough",
+    "language": "the documents' language for sentence splitting (en, de, ...; Korean is found by itself)",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    """The repository's settings first (before Hypothesis's plugin loads a profile), then the run's plugins."""
+    config.stash[EARLIER_SETTINGS] = layout.chosen()
+    layout.use(layout.find_root(config.rootpath), {key: config.getoption(option) for key, option in OPTIONS.items()})
     try:
+        settings = layout.current()
         time_limit()
     except ValueError as error:
         raise pytest.UsageError(str(error)) from None
+    register_profiles(settings.profile)
+    if config.getoption("--results") is None:
+        config.option.results = str(settings.results)
     for spec in config.getoption("--impl"):
         try:
             register(load(spec))
@@ -81,6 +115,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))
     config.pluginmanager.register(coverage, "theory-claims-coverage")
     config.pluginmanager.register(ResultsCollector(config, coverage), "theory-claims-results")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The settings of the session around this one come back (a pytest run inside a test, pytester's)."""
+    layout.restore(config.stash.get(EARLIER_SETTINGS, None))
 
 
 def _shared_folder(config: pytest.Config, coverage: Coverage) -> Path | None:
@@ -127,7 +166,9 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
 
 
 def _is_claim_file(path: Path) -> bool:
-    return path.suffix == ".py" and path.parent.name == "claims" and not path.name.startswith("_")
+    """A ``.py`` file of the configured claims folder whose name does not start with _."""
+    claims = layout.current().claims
+    return path.suffix == ".py" and not path.name.startswith("_") and path.parent.resolve() == claims.resolve()
 
 
 class NotATestModule(pytest.File):
@@ -302,6 +343,12 @@ class ResultsCollector:
                     f"theory-claims: implementation {record.name} breaks its contract ({len(record.contract)} "
                     f"finding(s), listed in the report); first: {first.capability} ({first.check}): {first.text}"
                 )
+        claims = layout.current().claims
+        if not self.coverage.items and not (claims.is_dir() and claim_files(claims)):
+            terminalreporter.write_line(
+                f"theory-claims: no claim files in {claims}; set claims = '…' in [{layout.TABLE}] of "
+                "pyproject.toml, --claims-dir, or THEORY_CLAIMS_CLAIMS"
+            )
         written = getattr(self, "written", None)
         if written is not None:
             path, complete = written

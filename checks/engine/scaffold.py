@@ -133,3 +133,68 @@ def _quoted(text: str) -> str:
     if '"' in text and "'" not in text:
         return "'" + body.replace('\\"', '"') + "'"
     return f'"{body}"'
+
+
+TABLE_TEXT = """
+[tool.theory-claims]
+claims = "claims"
+sources = "sources"
+# sentences = "sources/sentences"   (the default: the sources folder's sentences/)
+out = "reports/html"
+profile = "dev"
+"""
+"""The table ``init`` writes: every setting at its default, so that the file says where things are."""
+
+
+def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path]:
+    """Give the repository at ``root`` a ``[tool.theory-claims]`` table (appended to its pyproject.toml, or in
+    a new one), ``sources/`` holding a copy of ``document``, and a first out-of-scope claim quoting its first
+    sentence; nothing that exists is overwritten. Returns what was written."""
+    from checks import config
+
+    try:
+        text = document.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScaffoldError(f"{document}: not a readable UTF-8 text file ({error})") from None
+    if document.suffix != ".txt":
+        raise ScaffoldError(f"{document}: a document is a .txt file (rename it, then run init again)")
+    written: list[Path] = []
+    pyproject = root / "pyproject.toml"
+    existing = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
+    if "[tool.theory-claims]" not in existing:
+        write_text(
+            pyproject,
+            existing.rstrip("\n") + ("\n" if existing else "") + TABLE_TEXT.lstrip("\n" if not existing else ""),
+        )
+        written.append(pyproject)
+    settings = config.load(root)
+    settings.sentences.mkdir(parents=True, exist_ok=True)
+    settings.claims.mkdir(parents=True, exist_ok=True)
+    copy = settings.sources / document.name
+    if not copy.exists():
+        write_text(copy, text)
+        written.append(copy)
+    elif copy.read_text(encoding="utf-8") != text:
+        raise ScaffoldError(f"{copy} exists and differs from {document}; remove one or rename the document")
+    section, sentence = _first_sentence(text, document)
+    config.use(root)
+    claim = claim_id or "doc." + re.sub(r"[^a-z0-9]+", "-", document.stem.lower()).strip("-") + "-first-sentence"
+    written.append(
+        new_claim(
+            claim, document.name, section, sentence, "TODO: a short title", "TODO: the statement.", settings.claims
+        )
+    )
+    return written
+
+
+def _first_sentence(text: str, document: Path) -> tuple[str, str]:
+    """The first heading of the document and the first sentence under it."""
+    from checks.coverage import sentence_spans
+    from checks.sources import headings, in_section
+
+    for heading in headings(text):
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            if sentence.strip() != heading and in_section(text, heading, sentence):
+                return heading, sentence
+    raise ScaffoldError(f"{document}: found no heading line with a sentence under it to quote")

@@ -1,6 +1,6 @@
-"""The catalog's coverage of the documents, from the claim files (no results needed): ``python -m checks sentences``.
+"""The catalog's coverage of the documents, from the claim files (no results needed): ``theory-claims sentences``.
 
-Each document's sentences are classed by the quotes of every claim file under claims/ (their expected
+Each document's sentences are classed by the quotes of every claim file of the claims folder (their expected
 verdicts) and by the document's classification file (checks.coverage). The command prints the counts,
 then every problem, then a line to paste into the classification file for each sentence without a class.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from checks.claim import Claim
 from checks.coverage import CATEGORIES, Classified, Quoting, classification_path, classify_document, entry_line
-from checks.engine.discovery import CLAIMS_DIR, claims_index
+from checks.engine.discovery import claims_index
 from checks.sources import documents
 
 
@@ -27,7 +27,7 @@ def quotings(claims: list[Claim], document: str) -> list[Quoting]:
     return found
 
 
-def catalog_coverage(claims_dir: Path = CLAIMS_DIR, folder: Path | None = None) -> dict[str, Classified]:
+def catalog_coverage(claims_dir: Path | None = None, folder: Path | None = None) -> dict[str, Classified]:
     """Every document classed by every claim file's quotes (a claim file that fails to load is left out)."""
     claims = list(claims_index(claims_dir).values())
     return {name: classify_document(name, quotings(claims, name), folder) for name in documents(folder)}
@@ -35,7 +35,7 @@ def catalog_coverage(claims_dir: Path = CLAIMS_DIR, folder: Path | None = None) 
 
 def sentences_command(args: argparse.Namespace) -> int:
     """Print the coverage per document, its problems, and an entry to fill in for each sentence without a class."""
-    coverage = catalog_coverage(args.claims_dir)
+    coverage = catalog_coverage()
     problems = 0
     for name, classified in coverage.items():
         if args.document and not name.startswith(args.document):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -211,11 +212,15 @@ def _text(expr: sp.Basic) -> str:
     return sp.sstr(expr)
 
 
+NUMBER_TIMES_NUMBER = re.compile(r"(</mn>|</mn></msup>)<mo>&InvisibleTimes;</mo>(?=<mn>|<msup><mn>)")
+"""SymPy's invisible times between two numbers (10000·10000^x would read 1000010000^x): shown as a dot."""
+
+
 def _mathml(expr: Any) -> str:
     """Presentation MathML, or "" where SymPy's printer cannot draw the expression."""
     from sympy.printing.mathml import mathml
 
     try:
-        return mathml(expr, printer="presentation")
+        return NUMBER_TIMES_NUMBER.sub(r"\1<mo>&#xB7;</mo>", mathml(expr, printer="presentation"))
     except Exception:
         return ""

@@ -3,7 +3,7 @@
 This package owns every key of a results file; everyone else reads attributes of the records.
 """
 
-from checks.results.files import DEFAULT_RESULTS, ResultsError, read_mutation_results, read_results, write_results
+from checks.results.files import ResultsError, read_mutation_results, read_results, write_results
 from checks.results.records import (
     SCHEMA_VERSION,
     ClaimRecord,
@@ -18,7 +18,6 @@ from checks.results.records import (
 )
 
 __all__ = [
-    "DEFAULT_RESULTS",
     "SCHEMA_VERSION",
     "ClaimRecord",
     "Environment",

@@ -24,8 +24,6 @@ from checks.results.records import (
     Results,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_RESULTS = ROOT / "reports" / "html" / "results.json"
 """Where a run writes its results unless told otherwise (the report's folder, inside the repository)."""
 
 T = TypeVar("T")

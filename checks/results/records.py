@@ -159,6 +159,10 @@ class Environment:
     """How the lesson's code was confined on this machine (checks.implementations.sandbox.isolation)."""
     shard: str = ""
     """"G/N" when this run was shard G of N of the catalog (pytest-split's --group G --splits N); "" otherwise."""
+    repository: str = ""
+    """The folder of the repository whose claims ran (``commit`` is its commit)."""
+    tool: str = ""
+    """theory-claims' version (and checkout commit) that ran them."""
 
     def items(self) -> list[tuple[str, JSON]]:
         """(name, value) of every field, for display."""

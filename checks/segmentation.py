@@ -1,0 +1,56 @@
+"""A document's sentences: each line cut into sentences by pysbd in the document's language, or, for a document
+in Korean (pysbd has no Korean), after '.', '!' or '?' when a space follows and no digit precedes.
+
+A line is never joined to the next; blank lines and '---' rules are not sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pysbd
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+KOREAN_SENTENCE = re.compile(r"[^\n]+?(?:(?<![0-9])[.!?](?= )|$)", re.MULTILINE)
+"""The rule the three lesson documents' classification files were written against ("1. item" stays whole)."""
+
+
+def language_of(text: str, configured: str) -> str:
+    """'ko' for a text with Hangul in it, else the repository's configured language (checks.config)."""
+    return "ko" if HANGUL.search(text) else configured
+
+
+def sentence_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
+    """(start, end) of every sentence of ``text``, leading and trailing spaces trimmed."""
+    if language_of(text, language) == "ko":
+        pieces = ((m.start(), m.group()) for m in KOREAN_SENTENCE.finditer(text))
+    else:
+        pieces = _segmented(text, language)
+    spans = []
+    for start, chunk in pieces:
+        stripped = chunk.strip()
+        if not stripped or stripped == "---":
+            continue
+        begin = start + (len(chunk) - len(chunk.lstrip()))
+        spans.append((begin, begin + len(stripped)))
+    return spans
+
+
+def _segmented(text: str, language: str):
+    """(start, piece) of each sentence pysbd finds, line by line."""
+    segmenter = _segmenter(language)
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            for span in segmenter.segment(line.rstrip("\r\n")):
+                yield offset + span.start, span.sent
+        offset += len(line)
+
+
+@cache
+def _segmenter(language: str) -> pysbd.Segmenter:
+    try:
+        return pysbd.Segmenter(language=language, clean=False, char_span=True)
+    except ValueError as error:
+        raise ValueError(f"sentence splitting: {error} (set language = '…' in [tool.theory-claims])") from None

@@ -1,0 +1,204 @@
+"""Issue 28's cases, one test each where tests/test_package.py does not already show them end to end: the
+settings of a repository, the command acting on it, English sentences and sections, products of numbers in
+MathML."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from checks import config
+from checks.engine.cli import main
+from checks.evidence.proof import _mathml
+from checks.segmentation import sentence_spans
+from checks.sources import Quote, in_section, section_of
+
+ROOT = Path(__file__).resolve().parent.parent
+POST = """\
+# Sinusoidal encodings
+
+Vaswani et al. (2017) add sines and cosines, e.g. sin(pos/10000). See Fig. 2 for the heatmap. It is bounded!
+
+## Relative positions
+
+A shift by k is a rotation. The value 1.5 stays whole.
+"""
+
+
+@pytest.fixture
+def research(tmp_path, monkeypatch) -> Iterator[Path]:
+    """A researcher's repository with claims in claims_of_post/ and its document in docs/: the working directory
+    and the repository whose settings are current, with no THEORY_CLAIMS_* variable set."""
+    for name in [*config.VARIABLES.values(), "THEORY_CLAIMS_ROOT"]:
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "post.txt").write_text(POST, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.theory-claims]\nclaims = "claims_of_post"\nsources = "docs"\nout = "site"\nprofile = "ci"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    earlier = config.chosen()
+    config.use(tmp_path)
+    yield tmp_path
+    config.restore(earlier)
+
+
+# Settings: the table, the command line, the variables (case 2)
+
+
+def test_the_table_sets_every_path_relative_to_the_root_and_the_sentences_follow_the_sources(research):
+    settings = config.load()
+    assert settings.root == research.resolve() and settings.configured
+    assert (settings.claims, settings.sources, settings.out) == (
+        research / "claims_of_post",
+        research / "docs",
+        research / "site",
+    )
+    assert settings.sentences == research / "docs" / "sentences"
+    assert settings.results == research / "site" / "results.json" and settings.profile == "ci"
+
+
+def test_the_command_line_overrides_the_table_and_a_variable_overrides_both(research, monkeypatch):
+    assert config.load(options={"profile": "dev"}).profile == "dev"
+    monkeypatch.setenv("THEORY_CLAIMS_PROFILE", "thorough")
+    assert config.load(options={"profile": "dev"}).profile == "thorough"
+
+
+def test_the_root_is_found_from_a_folder_inside_the_repository(research):
+    inner = research / "claims_of_post" / "deeper"
+    inner.mkdir(parents=True)
+    assert config.find_root(inner) == research.resolve()
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('claim = "x"', "unknown setting(s) claim; the settings are claims, sources"),
+        ("claims = 3", "claims must be a non-empty string"),
+        ('profile = "fast"', "profile 'fast' (from [tool.theory-claims] of"),
+        ("claims = ", "is not valid TOML"),
+    ],
+)
+def test_a_wrong_setting_is_one_line_naming_it_and_where_to_set_it(research, table, message, capsys):
+    (research / "pyproject.toml").write_text(f"[tool.theory-claims]\n{table}\n")
+    with pytest.raises(config.ConfigError, match=re.escape(message)):
+        config.load()
+    assert main(["list"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and error.count("\n") == 1 and "Traceback" not in error
+
+
+def test_the_plugin_is_a_pytest11_entry_point_and_the_command_a_console_script():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["entry-points"]["pytest11"] == {"theory-claims": "checks.engine.plugin"}
+    assert project["scripts"] == {"theory-claims": "checks.engine.cli:main"}
+
+
+# The command acts on the repository it runs in (case 3)
+
+
+def test_new_writes_into_the_repositorys_claims_folder_and_sentences_counts_its_document(research, capsys):
+    assert (
+        main(
+            [
+                "new",
+                "post.rotation",
+                "--document",
+                "post",
+                "--section",
+                "## Relative positions",
+                "--quote",
+                "A shift by k is a rotation.",
+            ]
+        )
+        == 0
+    )
+    assert (research / "claims_of_post" / "post_rotation.py").is_file()
+    capsys.readouterr()
+    main(["sentences"])
+    out = capsys.readouterr().out
+    assert "post.txt: total 7, checked 0, out-of-scope 1" in out, out
+
+
+def test_the_settings_are_in_each_commands_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    text = capsys.readouterr().out
+    assert "--claims-dir" in text and "--sources-dir" in text and "[tool.theory-claims]" in text
+
+
+# A missing document says where documents are set (case 5)
+
+
+def test_a_quote_of_a_document_not_in_the_sources_folder_names_the_setting(research):
+    with pytest.raises(FileNotFoundError, match=r"set sources = '…' in \[tool.theory-claims\]"):
+        Quote("missing.txt", "# A", "text").verify()
+
+
+# English sentences, sections, MathML (case 7)
+
+
+def test_english_sentences_are_not_split_at_abbreviations():
+    sentences = [POST[a:b] for a, b in sentence_spans(POST, "en")]
+    assert sentences == [
+        "# Sinusoidal encodings",
+        "Vaswani et al. (2017) add sines and cosines, e.g. sin(pos/10000).",
+        "See Fig. 2 for the heatmap.",
+        "It is bounded!",
+        "## Relative positions",
+        "A shift by k is a rotation.",
+        "The value 1.5 stays whole.",
+    ]
+
+
+def test_the_lesson_documents_keep_the_rule_their_classes_were_written_against():
+    text = (ROOT / "sources" / "002_86fa32f25d4c4c54.txt").read_text(encoding="utf-8")
+    korean = [text[a:b] for a, b in sentence_spans(text, "en")]  # Hangul: the configured language does not apply
+    assert korean == [text[a:b] for a, b in sentence_spans(text, "ko")]
+    assert "1. 어텐션은 순서를 모른다" in korean
+
+
+def test_a_quote_under_a_heading_it_does_not_stand_under_is_refused(research):
+    assert in_section(POST, "## Relative positions", "A shift by k is a rotation.")
+    assert not in_section(POST, "## Relative positions", "It is bounded!")
+    assert section_of(POST, "It is bounded!") == "# Sinusoidal encodings"
+    with pytest.raises(ValueError, match="not under the heading '## Relative positions'; it stands under '# Sin"):
+        Quote("post.txt", "## Relative positions", "It is bounded!").verify()
+    Quote("post.txt", "# Sinusoidal encodings", "A shift by k is a rotation.").verify()  # a subsection's sentence
+
+
+def test_numbered_sections_end_at_the_next_number_of_their_depth():
+    text = textwrap.dedent("""\
+        1. First
+        one.
+        1.1 Inner
+        inner.
+        2. Second
+        two.
+    """)
+    assert in_section(text, "1. First", "inner.") and not in_section(text, "1. First", "two.")
+    assert not in_section(text, "1.1 Inner", "two.")
+
+
+def test_the_mathml_of_a_product_of_numbers_keeps_its_operator():
+    product = sp.Mul(10000, sp.Pow(10000, sp.Symbol("x"), evaluate=False), evaluate=False)
+    assert "<mn>10000</mn><mo>&#xB7;</mo><msup><mn>10000</mn>" in _mathml(product)
+    assert "&InvisibleTimes;" in _mathml(2 * sp.Symbol("x")), "a number times a symbol stays 2x"
+
+
+def test_a_run_that_finds_no_claim_files_says_where_it_looked(pytester, monkeypatch):
+    """Case 4: claims kept in a folder the settings do not name: one line naming the folder and the setting."""
+    monkeypatch.delenv("THEORY_CLAIMS_CLAIMS", raising=False)
+    pytester.makepyprojecttoml('[tool.theory-claims]\nclaims = "claims"\n')
+    (pytester.mkdir("my_claims") / "one.py").write_text("from checks import Claim\n")
+    outcome = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "checks.engine.plugin")
+    said = outcome.stdout.str()
+    assert (
+        f"theory-claims: no claim files in {pytester.path / 'claims'}; set claims = '…' in [tool.theory-claims]" in said
+    )
