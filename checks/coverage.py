@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from checks import config, segmentation
+import checks.config as config
+import checks.segmentation as segmentation
 from checks.sources import document_text
 
 CATEGORIES: dict[str, str] = {

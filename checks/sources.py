@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from checks import config
+import checks.config as config
 
 
 def sources_dir() -> Path:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from filelock import Timeout
 
-from checks import config
+import checks.config as config
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.results.files import ResultsError, lock_for
 from reports.build import build_site

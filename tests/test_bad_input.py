@@ -389,7 +389,7 @@ def test_a_document_of_sources_that_is_not_text_is_refused_with_its_name(tmp_pat
 
     (tmp_path / "000_binary.txt").write_bytes(b"\xff\xfe\x00binary")
     with pytest.raises(
-        ResultsError, match=r"sources/000_binary.txt: cannot be shown \(sources/000_binary.txt is not UTF-8"
+        ResultsError, match=rf"sources/000_binary.txt: cannot be shown \({tmp_path}/000_binary.txt is not UTF-8"
     ):
         document_infos(tmp_path)
 

@@ -143,7 +143,8 @@ def test_claim_page_shows_quote_statement_proof_evidence_and_command(site):
     assert "../documents/002_86fa32f25d4c4c54.html#q-pe.constant-norm-1" in html
     assert html.count('<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">') >= 2
     assert "d_model must be even" in html
-    assert "pytest -k pe.constant-norm --hypothesis-profile ci" in html
+    assert "pytest claims/pe_constant_norm.py -k pe.constant-norm --hypothesis-profile ci" in html
+    assert "tox" not in html.split('id="reproduce"')[1].split("</section>")[0], "a command that runs anywhere"
     assert "--hypothesis-seed 12345" in html, "the cuda fixture ran with a seed"
     assert re.search(r"<th scope=\"col\"[^>]*>max error</th>", html)
 

@@ -29,8 +29,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import checks.config as config
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
-from checks import config
 from checks.coverage import ClassificationError
 from checks.results.files import ResultsError, read_results
 from checks.results.schema import write_schemas

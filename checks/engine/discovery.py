@@ -7,7 +7,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from checks import config
+import checks.config as config
 from checks.claim import Claim
 from checks.engine.limits import TIME_LIMIT_ENV, TimeLimitExceeded, alarm, time_limit
 

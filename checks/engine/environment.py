@@ -14,8 +14,7 @@ import numpy as np
 import sympy as sp
 import torch
 
-import checks
-from checks import config
+import checks.config as config
 from checks.implementations.sandbox import isolation
 from checks.results.records import Environment
 
@@ -55,7 +54,7 @@ def tool_version() -> str:
         version = importlib.metadata.version("theory-claims")
     except importlib.metadata.PackageNotFoundError:
         version = "not installed"
-    source = Path(checks.__file__).resolve().parents[1]
+    source = Path(__file__).resolve().parents[2]
     commit = _output(["git", "-C", str(source), "rev-parse", "HEAD"]) if (source / ".git").exists() else ""
     return f"theory-claims {version}" + (f" (checkout {source} at {commit})" if commit else "")
 

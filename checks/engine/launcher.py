@@ -9,12 +9,11 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 
-import checks
-from checks import config
+import checks.config as config
 from checks.profiles import PROFILE_ENV
 
 PLUGIN = "checks.engine.plugin"
-PACKAGE_PARENT = Path(checks.__file__).resolve().parents[1]
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 """The folder the engine is imported from (site-packages, or a checkout run without installing it)."""
 
 

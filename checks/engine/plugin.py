@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from checks import config as layout
+import checks.config as layout
 from checks.claim import Claim
 from checks.engine import memory_limit
 from checks.engine.discovery import claim_files, load_claims
