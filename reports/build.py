@@ -9,6 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+import checks.config as config
 from checks.coverage import CATEGORIES, Classified
 from checks.results import MutationResults, ResultsError, read_mutation_results
 from checks.results.files import write_json, write_text
@@ -51,7 +52,10 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
     infos = views.document_infos()
     by_name = {info.name: info for info in infos}
     env = environment()
+    settings = config.current()
     common = {
+        "sources_folder": settings.shown(settings.sources),
+        "sentences_folder": settings.shown(settings.sentences),
         "site": site,
         "documents": infos,
         "document_by_name": by_name,

@@ -270,7 +270,7 @@ def test_pytest_in_a_researchers_repository_runs_its_claims_and_the_command_buil
     index = (repository / "site" / "index.html").read_text(encoding="utf-8")
     assert '<label for="fd-post">post ' in index
     document = (repository / "site" / "documents" / "post.html").read_text(encoding="utf-8")
-    assert 'lang="en"' in document
+    assert 'lang="en"' in document and "<code>docs/post.txt</code>" in document, "the document's own folder"
 
     listed = _run([installed / "theory-claims", "list"], repository)
     assert listed.returncode == 0 and "post.bounded" in listed.stdout, listed.stderr
