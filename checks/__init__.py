@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from checks.claim import Claim
+    from checks.errata import Erratum
     from checks.evidence.check.given import example, given
     from checks.evidence.experiment import Design, SeedLog
     from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, FLOATS, LOW_PRECISION
@@ -47,6 +48,7 @@ PUBLIC = (
 _DTYPES = ("BFLOAT16", "FLOAT16", "FLOAT32", "FLOAT64", "FLOATS", "LOW_PRECISION")
 _EXPORTS = {
     "Claim": "checks.claim",
+    "Erratum": "checks.errata",
     "Quote": "checks.sources",
     "Citation": "checks.sources",
     "Document": "checks.sources",
@@ -72,6 +74,7 @@ __all__ = [
     "Claim",
     "Design",
     "Document",
+    "Erratum",
     "Proof",
     "Quote",
     "SeedLog",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from checks.errata import Erratum
 from checks.evidence import Evidence
 from checks.evidence.check import BACKENDS, Check
 from checks.evidence.derivation import Derivation, Derive
@@ -43,6 +44,8 @@ class Claim:
     expect: Verdict | str
     depends: list[str] = field(default_factory=list)
     out_of_scope: str = ""
+    erratum: Erratum | None = None
+    """For a refuted or qualified claim: the severity, what is wrong, and the corrected wording (checks.errata)."""
     evidence: list[Evidence] = field(default_factory=list)
     origin: Path | None = None
     """The file that declared the claim (set when it is loaded)."""
@@ -58,6 +61,11 @@ class Claim:
         if not self.sources:
             raise ValueError(
                 f"claim {self.id} has no source: give a Quote of sources/ or a Citation of a published work"
+            )
+        texts = [s.text for s in self.sources if isinstance(s, Quote | Citation)]
+        if self.erratum is not None and self.erratum.sentence and self.erratum.sentence not in texts:
+            raise ValueError(
+                f"claim {self.id}: its erratum names a sentence it does not quote: {self.erratum.sentence!r}"
             )
         strangers = [s for s in self.sources if not isinstance(s, Quote | Citation)]
         if strangers:

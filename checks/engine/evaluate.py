@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from checks.claim import Claim
@@ -59,7 +60,12 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         observed=verdict,
         out_of_scope=claim.out_of_scope,
         evidence=records,
-        findings=[finding for kind, found in mine.items() for finding in kind.findings(found)],
+        findings=[
+            replace(finding, severity=claim.erratum.severity) if claim.erratum else finding
+            for kind, found in mine.items()
+            for finding in kind.findings(found)
+        ],
+        erratum=claim.erratum,
         errors=guard.errors,
         seconds=time.perf_counter() - started,
         date=_now(),

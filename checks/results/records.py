@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import ClassVar, Literal, TypeVar
 
+from checks.errata import Erratum
 from checks.results.codec import JSON, Tagged
 from checks.sources import Citation, Quote
 from checks.verdicts import Verdict
@@ -32,6 +33,8 @@ class Finding:
     kind: FindingKind
     text: str
     data: dict[str, JSON] = field(default_factory=dict)
+    severity: str = ""
+    """The claim's erratum severity (checks.errata.SEVERITIES), for every finding of a claim that declares one."""
 
 
 @dataclass
@@ -191,6 +194,16 @@ class ClaimRecord:
     """When this record was measured (its run's date): a results file may merge runs."""
     citations: list[Citation] = field(default_factory=list)
     """Published works the claim cites (its quotes of sources/ are ``sources``)."""
+    erratum: Erratum | None = None
+    """The correction the claim file proposes (checks.errata): shown when the verdict is refuted or qualified."""
+
+    @property
+    def corrects(self) -> Quote | None:
+        """The sentence the erratum corrects: the quote it names, else the claim's first quote."""
+        if self.erratum is None:
+            return None
+        named = [q for q in self.placed if q.text == self.erratum.sentence]
+        return named[0] if named else (self.placed[0] if self.placed else None)
 
     @property
     def placed(self) -> list[Quote]:
