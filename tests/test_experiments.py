@@ -76,6 +76,19 @@ def test_regimes_that_disagree_qualify_the_claim_naming_where_it_holds():
     assert finding.kind == "condition" and finding.text.startswith("holds only in short")
 
 
+def test_a_claim_refuted_in_one_regime_undecided_in_the_other_and_holding_in_none_is_refuted():
+    """training.rope-length-generalization's shape: it fails at 4L, is undecided at 2L and holds nowhere."""
+    from checks.evidence.experiment import RegimeDecision
+
+    decisions = [
+        RegimeDecision("2L", [0.0, -0.2], -0.1, -0.3, 0.1, "undecided"),
+        RegimeDecision("4L", [-0.5, -0.4], -0.45, -0.5, -0.4, "refuted"),
+    ]
+    (finding,) = findings(_design(regimes=["2L", "4L"]), decisions)
+    assert finding.kind == "counterexample"
+    assert "fails in 4L and holds nowhere (undecided at this budget in 2L)" in finding.text
+
+
 def test_a_training_run_shared_by_regimes_scores_as_a_fresh_one_would():
     """offset_trial trains once per (arm, seed, budget) and replays the log: the numbers equal a fresh train()."""
     from checks.helpers.training import (

@@ -5,7 +5,8 @@ report through ``log``, return the metric). The engine runs every arm for every 
 by seed, and decides with the design's rule: the effect is the treatment's advantage over the control in the
 metric's direction; a bootstrap 95 % interval of its mean over seeds above the threshold holds, below it refutes,
 and an interval that straddles it is qualified as undecided at this budget. With regimes (e.g. lengths) each is
-decided alone, and a mix of holding and refuted regimes is qualified, naming where it holds.
+decided alone: a mix of holding and other regimes is qualified, naming where it holds; refuted somewhere and
+holding nowhere is refuted.
 """
 
 from __future__ import annotations
@@ -264,21 +265,25 @@ def bootstrap_interval(effects: list[float], resamples: int = RESAMPLES) -> tupl
 
 
 def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
-    """The declared rule: every regime refuted → a counterexample; a mix, or an undecided one → a condition."""
+    """The declared rule: refuted in a regime and holding in none → a counterexample (the regimes left undecided
+    are named); a mix of holding and other regimes → a condition; every regime holding → no finding."""
     verdicts = {d.verdict for d in decisions}
 
     def shown(d: RegimeDecision) -> str:
         return f"{d.regime}: mean effect {d.mean:.3g}, 95 % interval [{d.low:.3g}, {d.high:.3g}]"
 
     data = {d.regime: {"mean": d.mean, "low": d.low, "high": d.high, "effects": d.effects} for d in decisions}
-    if verdicts == {"refuted"}:
-        text = f"{design.treatment} is not ahead of {design.control} by {design.threshold} ({design.metric})"
-        return [Finding("counterexample", f"{text}: " + "; ".join(map(shown, decisions)), data)]
-    if verdicts == {"holds"}:
-        return []
     holding = [d.regime for d in decisions if d.verdict == "holds"]
     undecided = [d.regime for d in decisions if d.verdict == "undecided"]
     refuted = [d.regime for d in decisions if d.verdict == "refuted"]
+    if refuted and not holding:
+        text = f"{design.treatment} is not ahead of {design.control} by {design.threshold} ({design.metric})"
+        if undecided:
+            left = ", ".join(undecided)
+            text += f": fails in {', '.join(refuted)} and holds nowhere (undecided at this budget in {left})"
+        return [Finding("counterexample", f"{text}: " + "; ".join(map(shown, decisions)), data)]
+    if verdicts == {"holds"}:
+        return []
     parts = []
     if holding:
         parts.append(f"holds only in {', '.join(holding)}")
