@@ -49,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="do not merge the results files measured elsewhere (evidence in [tool.theory-claims], reports/evidence)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="an earlier results file: the site gains changes.html and changes.md, what this run changed against it",
+    )
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
     try:
@@ -78,7 +83,7 @@ def _report(args: argparse.Namespace, out: Path) -> int:
             sources += sorted(config.current().evidence.glob("*.json"))
     started = time.perf_counter()
     try:
-        index = build_site(sources, out)
+        index = build_site(sources, out, baseline=args.baseline)
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

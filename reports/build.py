@@ -11,10 +11,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 import checks.config as config
 from checks.coverage import CATEGORIES, Classified
-from checks.results import MutationResults, ResultsError, read_mutation_results
+from checks.errata import SEVERITIES
+from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
+from checks.results.compare import compare
 from checks.results.files import write_json, write_text
-from reports import documents, formatting, views
-from reports.model import Site, contract_cells, document_slug, implementation_matrix, load
+from reports import documents, errata, formatting, views
+from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 
 COVERAGE = "coverage.json"
 """Every sentence of every document with its class, written beside the pages (checks.coverage)."""
@@ -40,15 +42,20 @@ def environment() -> Environment:
         compact=formatting.compact,
         dtype=formatting.dtype,
         docslug=document_slug,
+        slug=slug,
         **views.FILTERS,
     )
     env.globals.update(csp=CSP)
     return env
 
 
-def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = print) -> Path:
-    """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html."""
+def build_site(
+    sources: list[Path], out: Path, say: Callable[[str], object] = print, baseline: Path | None = None
+) -> Path:
+    """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html. With a
+    ``baseline`` results file, also changes.html and changes.md: what the first of ``sources`` changed against it."""
     site = load(sources)
+    changes = compare(read_results(baseline), read_results(sources[0]), runs=True) if baseline else None
     infos = views.document_infos()
     by_name = {info.name: info for info in infos}
     env = environment()
@@ -60,7 +67,10 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
         "documents": infos,
         "document_by_name": by_name,
         "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "severities": SEVERITIES,
     }
+    corrections = errata.errata(site, {info.name: info.text for info in infos})
+    common["errata"] = corrections
     pages: dict[Path, str] = {}
     for claim in site.claims:
         context = views.claim_page(claim, site, by_name)
@@ -73,7 +83,13 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
             say(f"warning: {len(problems)} classification problem(s), listed on the document's page; {problems[0]}")
         context = views.document_page(info, highlighted)
         pages[Path("documents") / f"{info.slug}.html"] = _render(
-            env, "document.html.j2", root="../", **common, **context
+            env,
+            "document.html.j2",
+            root="../",
+            corrections=corrections[info.name],
+            corrections_downloads=errata.downloads(info.name),
+            **common,
+            **context,
         )
     pages[Path("sources.html")] = _render(
         env, "sources.html.j2", root="", **common, **views.sources_page(site, infos, coverage)
@@ -95,9 +111,19 @@ def build_site(sources: list[Path], out: Path, say: Callable[[str], object] = pr
         unreadable=unreadable,
         **common,
     )
+    pages.update({Path(path): text for path, text in errata.files(corrections).items()})
+    if changes is not None:
+        pages[Path("changes.md")] = changes.markdown()
+        pages[Path("changes.html")] = _render(
+            env, "changes.html.j2", root="", changes=changes, baseline=baseline.name, **common
+        )
+        say(f"report: against {baseline}: " + changes.report().splitlines()[0])
     write_json(out / COVERAGE, coverage_data(coverage))
     extras = [name for name in ("results.json", "junit.xml", "mutants.json", COVERAGE) if (out / name).is_file()]
-    pages[Path("index.html")] = _render(env, "index.html.j2", root="", coverage=coverage, extras=extras, **common)
+    extras += ["changes.md"] if changes is not None else []
+    pages[Path("index.html")] = _render(
+        env, "index.html.j2", root="", coverage=coverage, extras=extras, changes=changes, **common
+    )
     _write(out, pages, say)
     return out / "index.html"
 

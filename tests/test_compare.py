@@ -66,3 +66,40 @@ def test_a_bad_results_file_is_one_line_and_status_2(tmp_path, capsys):
     bad.write_text("{")
     assert main(["compare", str(good), str(bad)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _one_verdict_and_one_finding_apart(tmp_path: Path) -> tuple[Path, Path]:
+    before = _write(
+        tmp_path / "a.json",
+        claim_record("pe.a", "holds"),
+        claim_record("pe.b", "qualified", findings=[Finding("condition", "even d_model")]),
+    )
+    after = _write(
+        tmp_path / "b.json",
+        claim_record("pe.a", "refuted", findings=[Finding("counterexample", "PE(3) | 1 <b> off")]),
+        claim_record("pe.b", "qualified", findings=[Finding("condition", "even d_model")]),
+    )
+    return before, after
+
+
+def test_diff_markdown_names_the_changed_verdict_and_finding_for_a_pull_request(tmp_path, capsys):
+    before, after = _one_verdict_and_one_finding_apart(tmp_path)
+    assert main(["diff", str(before), str(after), "--markdown"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("**1 verdict(s) changed, 1 finding(s) or number(s) added, 0 removed** (2 claims in both")
+    assert "| `pe.a` | holds → refuted | unchanged | 1 | 0 |" in out and "pe.b" not in out
+    assert "- added: counterexample: PE(3) \\| 1 &lt;b> off" in out, "no raw HTML, no broken table"
+    assert main(["diff", str(before), str(before), "--markdown"]) == 0
+    assert capsys.readouterr().out == "**No change**: 2 claims, every verdict and finding the same.\n"
+
+
+def test_the_report_against_a_baseline_has_a_changes_page_and_its_markdown(tmp_path):
+    from reports.__main__ import main as report
+
+    before, after = _one_verdict_and_one_finding_apart(tmp_path)
+    assert report(["--from", str(after), "--out", str(tmp_path / "site"), "--baseline", str(before)]) in (0, 1)
+    page = (tmp_path / "site" / "changes.html").read_text(encoding="utf-8")
+    assert 'href="claims/pe.a.html"' in page and "holds</span> → <span" in page
+    assert "counterexample: PE(3) | 1 &lt;b&gt; off" in page, "autoescaped"
+    assert (tmp_path / "site" / "changes.md").read_text(encoding="utf-8").startswith("**1 verdict(s) changed")
+    assert 'href="changes.html"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")

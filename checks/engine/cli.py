@@ -6,7 +6,8 @@
     theory-claims sentences [--document NAME]
     theory-claims flake [--runs 20] [--against RESULTS] [--profile dev] [-n 2] [-- PYTEST_ARGS]
     theory-claims report [--from RESULTS ...] [--out DIR] [--browser] [-- PYTEST_ARGS]
-    theory-claims compare BEFORE AFTER [--runs]
+    theory-claims compare BEFORE AFTER [--runs] [--markdown]
+    theory-claims diff BEFORE AFTER [--markdown]   compare with every numeric run
     theory-claims schema
 
 Every command takes --claims-dir, --sources-dir, --sentences-dir and --out-dir over the repository's
@@ -129,13 +130,21 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("report", help="run the claims and build the site in OUT (theory-claims report --help)")
 
-    comparing = command("compare", "claims, verdicts and findings that differ between two runs")
-    comparing.add_argument("before", type=Path, help="the earlier results file")
-    comparing.add_argument("after", type=Path, help="the later results file")
-    comparing.add_argument(
-        "--runs", action="store_true", help="also every numeric run's status, examples, max error and tolerance"
-    )
-    comparing.set_defaults(command=compare_results)
+    for name, about, runs in (
+        ("compare", "claims, verdicts and findings that differ between two runs", False),
+        ("diff", "what a change did: compare, numeric runs included (--markdown for a pull-request comment)", True),
+    ):
+        comparing = command(name, about)
+        comparing.add_argument("before", type=Path, help="the earlier results file")
+        comparing.add_argument("after", type=Path, help="the later results file")
+        comparing.add_argument(
+            "--runs",
+            action="store_true",
+            default=runs,
+            help="also every numeric run's status, examples, max error and tolerance" + (" (on)" if runs else ""),
+        )
+        comparing.add_argument("--markdown", action="store_true", help="print Markdown for a pull-request comment")
+        comparing.set_defaults(command=compare_results)
 
     schema = command("schema", "rewrite the results schemas (checks/results/*.schema.json) from the typed records")
     schema.set_defaults(command=lambda args: write_schemas())
@@ -181,7 +190,7 @@ def compare_results(args: argparse.Namespace) -> int:
     from checks.results.compare import compare
 
     comparison = compare(read_results(args.before), read_results(args.after), runs=args.runs)
-    print(comparison.report())
+    print(comparison.markdown() if args.markdown else comparison.report(), end="" if args.markdown else "\n")
     return 0 if comparison.identical else 1
 
 

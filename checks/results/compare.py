@@ -80,6 +80,42 @@ class Comparison:
             lines += [f"timings only: {change.id} (verdict unchanged)", *change.lines()]
         return "\n".join(lines)
 
+    def markdown(self) -> str:
+        """The comparison as a pull-request comment: one line when nothing changed, else a table of the claims
+        that changed and, folded, every finding and number that moved."""
+        changes = [change for change in self.changed if change.substantive]
+        if self.identical:
+            timed = f" (timings only: {', '.join(c.id for c in self.changed)})" if self.changed else ""
+            return f"**No change**: {self.compared} claims, every verdict and finding the same{timed}.\n"
+        verdicts = sum(1 for c in changes if c.verdicts)
+        gained, lost = sum(len(c.gained) for c in changes), sum(len(c.lost) for c in changes)
+        lines = [
+            f"**{verdicts} verdict(s) changed, {gained} finding(s) or number(s) added, {lost} removed** "
+            f"({self.compared} claims in both; {len(self.added)} added, {len(self.removed)} removed)",
+            "",
+        ]
+        lines += [f"- added: `{claim_id}`" for claim_id in self.added]
+        lines += [f"- removed: `{claim_id}`" for claim_id in self.removed]
+        if changes:
+            lines += ["", "| claim | verdict | expected | added | removed |", "| --- | --- | --- | --- | --- |"]
+            for c in changes:
+                verdict = " → ".join(c.verdicts) if c.verdicts else "unchanged"
+                expected = " → ".join(c.expected) if c.expected else "unchanged"
+                lines.append(f"| `{c.id}` | {verdict} | {expected} | {len(c.gained)} | {len(c.lost)} |")
+            lines += ["", "<details><summary>What moved</summary>", ""]
+            for c in changes:
+                lines += [f"**`{c.id}`**", ""]
+                lines += [f"- added: {_cell(text)}" for text in c.gained]
+                lines += [f"- removed: {_cell(text)}" for text in c.lost]
+                lines.append("")
+            lines.append("</details>")
+        return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """A finding or run line as Markdown text (no raw HTML, no table breaks)."""
+    return text.replace("<", "&lt;").replace("|", "\\|")
+
 
 def compare(before: Results, after: Results, runs: bool = False) -> Comparison:
     """The differences from ``before`` to ``after``, claim by claim; with ``runs``, every numeric run's status,
