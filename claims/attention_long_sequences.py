@@ -3,7 +3,7 @@ with as many parameters, with PyTorch's fused kernel and with the scores formed 
 
 import math
 
-from checks import Claim, SeedLog
+from checks import Claim, Erratum, SeedLog
 from checks.attention import ATTENTION, RECURRENT, WIDTH, activation_mib, matched_hidden
 from checks.figures import lines
 from checks.training import encoder_design
@@ -28,6 +28,19 @@ claim = Claim(
         "keep the n × n scores) and as the formula writes it (the scores formed)."
     ),
     sources=[LESSON_001.quote("7. 병렬화 장점", "긴 문장 처리 가능")],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Attention keeps less training memory than a recurrent layer of the same size only with PyTorch's "
+            "built-in attention routine that never stores the n × n scores, and only against an LSTM (1.7× less at "
+            "n = 1024 and 4096); it keeps more than a GRU (1.06×) or a plain RNN (3×), and 2.4× to 41× more when "
+            "the scores are stored."
+        ),
+        wording=(
+            "긴 문장 처리 가능 (단, 학습 메모리는 n×n 점수를 저장하지 않는 어텐션 구현일 때 같은 크기의 LSTM보다 "
+            "적을 뿐, GRU·단순 RNN보다는 많습니다)"
+        ),
+    ),
     expect="qualified",
 )
 

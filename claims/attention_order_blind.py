@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import sympy as sp
 
-from checks import FLOAT64, Claim, example, given
+from checks import FLOAT64, Claim, Erratum, example, given
 from checks.attention import (
     Sentence,
     close_attention,
@@ -54,6 +54,16 @@ claim = Claim(
             "비유: 줄 번호 없는 칠판", "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다."
         ),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Holds only when every word attends to every other word: with a decoder's mask, where each word sees "
+            "only earlier words, and still no position encoding, 'I love you' and 'you love I' already differ (by "
+            "0.316 averaged over the words, up to 0.501 for one word)."
+        ),
+        wording="모든 단어 쌍을 보는(마스크 없는) 어텐션은 단어 순서를 모릅니다.",
+        sentence="어텐션은 단어 순서를 모릅니다.",
+    ),
     expect="qualified",
 )
 
