@@ -1,6 +1,6 @@
 """Document 001 is right that "PE is a learned parameter" is a misconception, for fixed (sinusoidal) encodings only."""
 
-from checks import Claim, Verdict
+from checks import Claim, Erratum, Verdict
 from checks.rope import misconception_verdict
 from checks.training import learned_table_step
 from checks.works import LESSON_000, LESSON_001
@@ -23,6 +23,15 @@ claim = Claim(
         ),
     ],
     depends=["pe.not-learned"],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "A misconception only for fixed encodings such as the sinusoidal one: learned position embeddings, "
+            "which document 000 itself describes (BERT 512, GPT-2 1024 positions), are trained parameters (a 512 × "
+            "768 table has 393,216, and one training step moves them)."
+        ),
+        wording="sinusoidal positional encoding은 학습되는 파라미터라고 생각한다",
+    ),
     expect="qualified",
 )
 

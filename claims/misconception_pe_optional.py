@@ -1,6 +1,6 @@
 """Document 001 is right that "positional encoding is optional" is a misconception, for unmasked attention."""
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.rope import misconception_verdict
 from checks.works import LESSON_001
 
@@ -17,6 +17,15 @@ claim = Claim(
     ),
     sources=[LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 optional이라고 생각한다")],
     depends=["attention.order-blind", "attention.pe-restores-order"],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "A misconception only when every word attends to every other word: with a decoder's mask, where each "
+            "word sees only earlier words, order reaches the outputs with no encoding at all ('I love you' and "
+            "'you love I' differ by 0.316 averaged over the words)."
+        ),
+        wording="positional encoding은 (마스크 없는 self-attention에서도) optional이라고 생각한다",
+    ),
     expect="qualified",
 )
 claim.derive(misconception_verdict)

@@ -1,6 +1,6 @@
 """Document 001 is right that "a Transformer understands position by itself" is a misconception, without a mask."""
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.rope import misconception_verdict
 from checks.works import LESSON_001
 
@@ -17,6 +17,15 @@ claim = Claim(
     ),
     sources=[LESSON_001.quote("자주 하는 오해 5개", "Transformer는 위치 정보를 자동으로 이해한다고 생각한다")],
     depends=["attention.permutation-equivariance", "attention.order-blind"],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "A misconception only when every word attends to every other word: with a decoder's mask, where each "
+            "word sees only earlier words, and no position encoding, the outputs already depend on word order ('I "
+            "love you' and 'you love I' differ by 0.316 averaged over the words, up to 0.501 for one word)."
+        ),
+        wording="Transformer는 (마스크 없는 self-attention에서도) 위치 정보를 자동으로 이해한다고 생각한다",
+    ),
     expect="qualified",
 )
 claim.derive(misconception_verdict)
