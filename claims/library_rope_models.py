@@ -3,7 +3,7 @@ library's causal-LM architectures that rotate queries and keys (a proxy for "mos
 
 import torch
 
-from checks import FLOAT64, Claim
+from checks import FLOAT64, Claim, Erratum
 from checks.models import (
     causal_lm_architectures,
     gpt2,
@@ -37,6 +37,14 @@ in_llama = Claim(
         "cannot be checked."
     ),
     sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"), LLAMA],
+    erratum=Erratum(
+        severity="note",
+        problem=(
+            "True for LLaMA (in the transformers library it has no position table and rotates queries and keys); "
+            "ChatGPT's architecture is not published, so that it uses RoPE cannot be checked."
+        ),
+        wording="LLaMA 등 최신 모델에서 사용 (ChatGPT는 구조가 공개되지 않아 확인할 수 없음)",
+    ),
     expect="qualified",
 )
 
