@@ -4,7 +4,7 @@ import numpy as np
 import sympy as sp
 import torch
 
-from checks import FLOATS, Claim, given
+from checks import FLOATS, Claim, Erratum, given
 from checks.lesson import numpy_encoding
 from checks.reference import table_in
 from checks.strategies import d_models, position_batches
@@ -22,6 +22,15 @@ claim = Claim(
         LESSON_000.quote(SECTION, "1. 값이 항상 -1 ~ 1 사이"),
         LESSON_000.quote(SECTION, "sin과 cos의 출력 범위: [-1, 1]"),
     ],
+    erratum=Erratum(
+        severity="note",
+        problem=(
+            "True in every precision tested, at every position and d_model; but the lesson's own PyTorch class "
+            "cannot build the table at all for an odd d_model (it crashes at d_model = 3, 119 and 167), so there "
+            "only the formula and the numpy loop give values."
+        ),
+        wording="1. 값이 항상 -1 ~ 1 사이 (단, 예제의 PyTorch 클래스는 d_model이 짝수일 때만 실행됩니다)",
+    ),
     expect="proved",
 )
 

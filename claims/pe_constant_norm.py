@@ -4,7 +4,7 @@ import numpy as np
 import sympy as sp
 import torch
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.formulas import d_model, i, omega, pairs_sum, pos
 from checks.reference import EXACT
 from checks.strategies import d_models, position_batches
@@ -25,6 +25,17 @@ claim = Claim(
         ),
         LESSON_002.quote("정리", "③ 벡터 길이가 일정하고"),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Holds only for an even d_model: with odd d_model the last sin has no cos partner and the length "
+            "changes with position (d_model = 5: from 1.414 to 1.705, never the stated √2.5 ≈ 1.581)."
+        ),
+        wording=(
+            "d_model이 짝수이면 쌍마다 $\\sin^2 + \\cos^2 = 1$이므로 위치 벡터 전체의 길이는 위치와 상관없이 항상 "
+            "$\\sqrt{d_{model}/2}$입니다."
+        ),
+    ),
     expect="qualified",
 )
 

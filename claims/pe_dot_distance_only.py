@@ -4,7 +4,7 @@ import numpy as np
 import sympy as sp
 import torch
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.formulas import k, omega, pairs_sum, pos
 from checks.reference import EXACT, dot, similarity_curve
 from checks.strategies import d_models, position_offset_batches
@@ -28,6 +28,21 @@ claim = Claim(
         LESSON_001.quote("4. Relative Position 정보", "두 위치 간 관계를 계산할 수 있습니다."),
         LESSON_002.quote("정리", "내적은 거리에만 의존합니다."),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Holds only for an even d_model: with odd d_model the last sin has no cos partner and the dot product "
+            "depends on position (d_model = 5, k = 3: anywhere from 0.007 to 0.915 over the first 2000 positions)."
+        ),
+        wording=(
+            "d_model이 짝수이면 오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 "
+            "위치가 아니라 두 단어 사이의 거리 k에만 의존합니다."
+        ),
+        sentence=(
+            "오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 위치가 아니라 두 단어 "
+            "사이의 거리 k에만 의존합니다."
+        ),
+    ),
     expect="qualified",
 )
 

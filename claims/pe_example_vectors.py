@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import strategies as st
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.reference import EXACT, frequency_values
 from checks.works import LESSON_000
 
@@ -37,6 +37,18 @@ claim = Claim(
     ),
     sources=[LESSON_000.quote(SECTION, pe_line(pos)) for pos in PRINTED_PE]
     + [LESSON_000.quote(SECTION, sum_line(token)) for token in EMBEDDINGS],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The printed vectors are the formula's values only for d_model = 4, which the walkthrough never says: "
+            "the third entry of PE(1) is 0.01 only there, 0.68 at the lesson's d_model = 64 and 0.82 at 512."
+        ),
+        wording=(
+            "위치1의 PE → [0.84, 0.54, 0.01, ...]  (d_model = 4일 때의 값이며, d_model = 512이면 세 번째 값은 "
+            "0.82입니다)"
+        ),
+        sentence="위치1의 PE → [0.84, 0.54, 0.01, ...]",
+    ),
     expect="qualified",
 )
 

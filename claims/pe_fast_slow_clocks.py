@@ -6,7 +6,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.reference import chord_lengths, frequency_values, pair_chords
 from checks.strategies import d_models, position_offset_batches
@@ -30,6 +30,18 @@ claim = Claim(
         LESSON_002.quote(SECTION, "뒤쪽 쌍(i 큼): 바늘이 아주 천천히 돕니다."),
         LESSON_002.quote(SECTION, "이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다."),
     ],
+    erratum=Erratum(
+        severity="note",
+        problem=(
+            "The slowest pair tells far positions apart only up to half its period, about 30,300 positions at "
+            "d_model = 512; beyond that it turns back, and positions about 60,600 apart look like neighbours even "
+            "on it."
+        ),
+        wording=(
+            "이웃끼리는 거의 차이가 없지만 반 주기(d_model = 512에서 약 30,000칸) 안에서는 먼 위치를 구분해 줍니다."
+        ),
+        sentence="이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다.",
+    ),
     expect="qualified",
 )
 

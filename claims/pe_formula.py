@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import sympy as sp
 
-from checks import FLOAT32, FLOAT64, Claim, given
+from checks import FLOAT32, FLOAT64, Claim, Erratum, given
 from checks.figures import heatmap
 from checks.formulas import BASE, d_model, i, omega, pair, pos
 from checks.lesson import numpy_encoding, torch_module_cases
@@ -55,6 +55,18 @@ claim = Claim(
         LESSON_000.quote("핵심 요약", "$PE(pos, 2i) = sin(pos / 10000^{2i/d_{model}})$"),
         LESSON_000.quote("핵심 요약", "$PE(pos, 2i+1) = cos(pos / 10000^{2i/d_{model}})$"),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The formula, the lesson's numpy loop and its PyTorch class give the same table only for an even "
+            "d_model and positions below the class's max_len: at d_model = 63 the loop silently drops the last cos "
+            "and the class crashes, and with max_len = 50 the class crashes on 60 positions."
+        ),
+        wording=(
+            "$\\text{PE}(\\text{pos}, 2i) = \\sin\\left(\\frac{\\text{pos}}{10000^{2i/d_{\\text{model}}}}\\right)$ "
+            "(d_model은 짝수여야 하며, 아래 PyTorch 클래스는 max_len개 위치까지만 계산합니다)"
+        ),
+    ),
     expect="qualified",
 )
 

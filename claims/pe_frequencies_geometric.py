@@ -4,7 +4,7 @@ import math
 
 import sympy as sp
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.formulas import BASE, d_model, i, omega
 from checks.reference import frequency_values
@@ -32,6 +32,18 @@ claim = Claim(
         LESSON_000.quote("직관적 이해: 이진수와의 유사성", "높은 차원: 느리게 변하는 sin/cos (bit3처럼)"),
         LESSON_002.quote(SECTION, "쌍이 $d_{model}/2$개이니 시계도 그만큼 있고, 각각 속도가 다릅니다."),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The slowest period is 2π·10000^(1 − 2/d_model), near 2π × 10000 only for a large d_model: 96.5 % of "
+            "it at d_model = 512, 75 % at 64 (demo 2) and 32 % at 16 (demo 4); within 5 % only from d_model = 360."
+        ),
+        wording=(
+            "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{2i/d_{model}}$로, 가장 빠른 시계의 $2\\pi \\approx "
+            "6.3$칸부터 가장 느린 시계의 $2\\pi\\cdot 10000^{1-2/d_{model}}$칸(d_model = 512이면 거의 $2\\pi "
+            "\\times 10000$칸)까지 기하급수로 늘어납니다."
+        ),
+    ),
     expect="qualified",
 )
 
