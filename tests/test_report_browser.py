@@ -96,3 +96,30 @@ def test_screenshots_of_index_and_a_claim_page(context, site):
     ]
     for path in saved:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_each_documents_errata_section_and_its_downloads_load_in_chromium(context, site):
+    """The errata lead each lesson document's page; its Markdown and CSV downloads are there, and the CSV holds
+    the rows the table shows."""
+    page = context.new_page()
+    try:
+        for name in ("000_1100ff0056b332e7", "001_53050abb35828e70", "002_86fa32f25d4c4c54"):
+            page.goto((site / "documents" / f"{name}.html").as_uri())
+            section = page.locator("section.errata")
+            assert section.count() == 1 and section.locator("h2").inner_text() == "Errata", name
+            first = page.locator("main section").first
+            assert first.get_attribute("aria-labelledby") == "errata", f"{name}: the errata come first"
+            rows = section.locator("tbody tr").count()
+            csv_rows = (site / "errata" / f"{name}.csv").read_text(encoding="utf-8").strip().splitlines()[1:]
+            assert rows == len(csv_rows), name
+            markdown = (site / "errata" / f"{name}.md").read_text(encoding="utf-8")
+            assert markdown.startswith(f"# Errata: {name}.txt")
+            for link in section.locator("a[download]").all():
+                target = (site / "documents" / link.get_attribute("href")).resolve()
+                assert target.is_file(), target
+        page.goto((site / "documents" / "002_86fa32f25d4c4c54.html").as_uri())
+        text = page.locator("section.errata").inner_text()
+        assert "A <b>problem</b> & its markup stay text." in text and "<script>alert(9)</script>" in text
+        assert page.locator("section.errata script").count() == 0
+    finally:
+        page.close()

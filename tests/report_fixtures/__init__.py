@@ -124,6 +124,12 @@ def escaping_record() -> dict[str, Any]:
             }
         ],
         "origin": "claims/report_escaping.py",
+        "erratum": {
+            "severity": "error",
+            "problem": "A <b>problem</b> & its markup stay text.",
+            "wording": "고친 문장 <script>alert(9)</script>도 글자로 나옵니다.",
+            "sentence": "",
+        },
         "depends": ["pe.constant-norm", "missing.claim"],
         "expected": "refuted",
         "observed": "refuted",

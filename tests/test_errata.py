@@ -1,0 +1,71 @@
+"""Errata (issue 29): every refuted or qualified claim of the catalog tells the document's author what is wrong,
+how serious it is and how the sentence could read; the report lists them per document, most serious first."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from checks import Claim, Document, Erratum
+from checks.engine.discovery import claims_index
+from checks.errata import SEVERITIES
+from reports.build import build_site
+from tests.report_fixtures import ESCAPE_ID, write_fixture_results
+
+CATALOG = claims_index()
+LESSON = Document("002_86fa32f25d4c4c54.txt")
+HANGUL = range(0xAC00, 0xD7A4)
+
+
+@pytest.mark.parametrize(
+    "claim", [c for c in CATALOG.values() if str(c.expect) in ("refuted", "qualified")], ids=lambda c: c.id
+)
+def test_every_refuted_or_qualified_claim_declares_an_erratum_in_the_documents_language(claim: Claim):
+    assert claim.erratum is not None, f"{claim.id} ({claim.origin}): add erratum=Erratum(...)"
+    assert claim.erratum.severity in SEVERITIES
+    if claim.quotes:  # the lessons are Korean: the corrected wording is too
+        assert any(ord(c) in HANGUL for c in claim.erratum.wording), claim.erratum.wording
+
+
+def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_claim_quotes():
+    quote = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    with pytest.raises(ValueError, match="severity 'fatal' is not one of error, condition, precision, note"):
+        Erratum("fatal", "p", "w")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="problem must be one non-empty line"):
+        Erratum("error", "two\nlines", "w")
+    with pytest.raises(ValueError, match="names a sentence it does not quote"):
+        Claim(
+            id="a.b",
+            title="t",
+            statement="s",
+            sources=[quote],
+            expect="refuted",
+            erratum=Erratum("error", "p", "w", sentence="another sentence"),
+        )
+
+
+def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp_path):
+    cpu, cuda = write_fixture_results(tmp_path / "results")
+    build_site([cpu, cuda], tmp_path / "html")
+    every = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))
+    assert list(every["severities"]) == list(SEVERITIES)
+    rows = every["documents"]["002_86fa32f25d4c4c54.txt"]
+    assert rows and rows[0]["claim"] == ESCAPE_ID and rows[0]["severity"] == "error", "errors first"
+    ranks = [list(SEVERITIES).index(r["severity"]) for r in rows]
+    assert ranks == sorted(ranks)
+    table = list(csv.DictReader(io.StringIO((tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.csv").read_text())))
+    assert [r["claim"] for r in table] == [r["claim"] for r in rows]
+    assert table[0]["wording"] == "고친 문장 <script>alert(9)</script>도 글자로 나옵니다."
+    page = (tmp_path / "html" / "documents" / "002_86fa32f25d4c4c54.html").read_text(encoding="utf-8")
+    assert page.index('id="errata"') < page.index('id="coverage"'), "the errata lead the page"
+    assert "&lt;script&gt;alert(9)&lt;/script&gt;" in page and "<script>" not in page
+    claim_page = (tmp_path / "html" / "claims" / f"{ESCAPE_ID}.html").read_text(encoding="utf-8")
+    assert 'class="severity s-error"' in claim_page and "Could read:" in claim_page
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert (
+        'href="errata/002_86fa32f25d4c4c54.md"' in index
+        and 'href="documents/002_86fa32f25d4c4c54.html#errata"' in index
+    )
