@@ -3,7 +3,7 @@
 import numpy as np
 import torch
 
-from checks import FLOAT32, FLOAT64, FLOATS, Claim, given
+from checks import FLOAT32, FLOAT64, FLOATS, Claim, Erratum, given
 from checks.figures import lines
 from checks.lesson import torch_module_cases
 from checks.precision import find_boundary, pe_value_errors
@@ -41,6 +41,19 @@ claim = Claim(
             SECTION, "학습하지 않은 긴 문장에도 적용할 수 있음 (다만 성능은 학습 범위를 크게 벗어나면 저하될 수 있음)"
         ),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The formula has no length limit, but the document's own PyTorch class precomputes only max_len rows "
+            "(default 5000) and fails on a longer input (max_len 512, 513 tokens: size-mismatch error); in "
+            "float16/bfloat16 the values at position 513 are off by 0.07 and 0.88."
+        ),
+        wording=(
+            "학습 시: 최대 512 토큰까지만 봄 추론 시: 513번째 위치의 PE(513, i) = sin(513 / 10000^(2i/d_model)) → "
+            "수학적으로 자연스럽게 계산 가능! (단, 아래 PyTorch 클래스처럼 PE를 max_len 행까지 미리 계산해 두면 "
+            "max_len보다 긴 입력은 처리할 수 없고, float16·bfloat16으로 계산하면 이 위치의 값이 공식과 크게 어긋남)"
+        ),
+    ),
     expect="qualified",
 )
 

@@ -6,7 +6,7 @@ import re
 import numpy as np
 from hypothesis import strategies as st
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.lesson import lesson_script
 from checks.reference import dot, first_increase, similarity_curve
@@ -26,6 +26,18 @@ claim = Claim(
         LESSON_000.quote(SECTION, "가까운 위치일수록 유사도가 높고,"),
         LESSON_000.quote(SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Similarity does not fall steadily with distance: for d_model 64 it first rises at k = 6 and rises at 17 "
+            "of the 49 steps within the lesson's 50 positions (position 44 is more similar to position 0 than position "
+            "20: 19.15 > 18.88), and far away it swings below zero and back up."
+        ),
+        wording=(
+            "가까운 위치일수록 대체로 유사도가 높고(단조롭게 줄지는 않아서, d_model=64에서는 위치 44가 위치 20보다 "
+            "위치 0과 더 비슷합니다),"
+        ),
+    ),
     expect="qualified",
 )
 

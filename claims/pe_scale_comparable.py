@@ -6,7 +6,7 @@ import numpy as np
 import sympy as sp
 import torch
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.formulas import d_model, omega, pairs_sum, pos
 from checks.reference import EXACT
@@ -28,6 +28,20 @@ claim = Claim(
             SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
         ),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "PE's length is √(d_model/2) whatever the word, so the scales match only if embedding entries are of order "
+            "one (uniform [−1, 1]: ratio 1.22); common small initialisations are swamped at d_model 512 (N(0, 0.02²) "
+            "as in BERT/GPT-2: PE 35× longer than the word vector, and the sum keeps only cosine 0.03 with the word)."
+        ),
+        wording=(
+            "→ 단어 임베딩 값이 실제로 [-1, 1] 정도의 크기일 때만 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 "
+            "더해도(+) 한쪽이 다른 쪽을 압도하지 않음 (N(0, 0.02²)처럼 작게 초기화한 임베딩은 PE에 압도되므로, "
+            "원논문은 임베딩에 √d_model을 곱한 뒤 더함)"
+        ),
+        sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
+    ),
     expect="qualified",
 )
 

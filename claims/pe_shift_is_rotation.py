@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import scatter
 from checks.formulas import k, omega, pair, pos, shift_block
 from checks.reference import EXACT, shifted_rows
@@ -38,6 +38,15 @@ claim = Claim(
         LESSON_002.quote("정리", "① k칸 이동이 pos와 무관한 회전 행렬이 되고"),
         LESSON_001.quote("4. Relative Position 정보", "P E (p o s + k)"),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Needs an even d_model: with an odd d_model the last sine has no cosine partner and no matrix maps PE(pos) "
+            "to PE(pos+k) (d_model 5, k 3: the best linear map still misses by 0.002)."
+        ),
+        wording="수학적 특성: d_model이 짝수이면 PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
+        sentence="수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
+    ),
     expect="qualified",
 )
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import scatter
 from checks.reference import frequency_values
 from checks.strategies import position_offset_batches, with_frequencies
@@ -38,6 +38,23 @@ claim = Claim(
         ),
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", "데모 5b · sin만으로 k칸 뒤를 예측할 수 있나"),
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Needs ωk not to be a multiple of π: there the ellipse flattens into a line (at the demo's ω ≈ 0.316 the "
+            "best sine-only line misses by 0.82 at k = 3 but only by 0.021 at k = 10, and at ω = π/3, k = 3 it is "
+            "exact)."
+        ),
+        wording=(
+            "ωk가 π의 배수가 아니면 점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 "
+            "함수로도, 하물며 선형 함수로도 만들 수 없습니다(ωk가 π의 배수에 가까우면 타원이 거의 직선으로 "
+            "납작해집니다)."
+        ),
+        sentence=(
+            "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 선형 "
+            "함수로도 만들 수 없습니다."
+        ),
+    ),
     expect="qualified",
 )
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from checks import FLOATS, LOW_PRECISION, Claim, given
+from checks import FLOATS, LOW_PRECISION, Claim, Erratum, given
 from checks.reference import frequency_values, table_in, table_rounded
 from checks.strategies import d_models, position_pair_batches
 from checks.works import LESSON_000, LESSON_001, LESSON_002
@@ -36,6 +36,19 @@ claim = Claim(
         LESSON_000.quote("직관적 이해: 이진수와의 유사성", '마치 각 위치에 고유한 "지문"을 부여하는 것과 같습니다!'),
         LESSON_000.quote("핵심 메시지", 'Positional Encoding은 각 단어에 고유한 "줄 번호 도장"을 찍어주는 것입니다.'),
     ],
+    erratum=Erratum(
+        severity="precision",
+        problem=(
+            "Unique in exact arithmetic and in float32/float64, but with positions and angles computed in bfloat16 "
+            "positions 256 and 257 get the same vector (float16: 2048 and 2049; d_model 64)."
+        ),
+        wording=(
+            "사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다(정확한 "
+            "계산에서는 그렇지만, bfloat16으로 위치와 각도를 계산하면 위치 256과 257이, float16이면 2048과 2049가 같은 "
+            "벡터가 됩니다)."
+        ),
+        sentence="사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다.",
+    ),
     expect="qualified",
 )
 
