@@ -1,6 +1,6 @@
 """PE(pos) · PE(pos + k) = Σ cos(ω_i k) holds in low precision only up to a position per dtype and angle formation."""
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.precision import dot_identity_envelopes
 from checks.works import LESSON_002
 
@@ -20,6 +20,18 @@ claim = Claim(
             "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다.",
         )
     ],
+    erratum=Erratum(
+        severity="precision",
+        problem=(
+            "Exact in exact arithmetic only: with angles computed in the dtype, PE(pos)·PE(pos+3) leaves the tolerance "
+            "from position 145 in bfloat16, 106 in float16 and 610 in float32 (float64 holds to about 2×10¹⁰)."
+        ),
+        wording=(
+            "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다(정확한 계산 기준이며, "
+            "각도를 그 자료형으로 계산하면 bfloat16은 위치 145, float16은 위치 106부터 내적이 허용 오차 이상 "
+            "달라집니다)."
+        ),
+    ),
     expect="qualified",
 )
 

@@ -1,6 +1,6 @@
 """PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.precision import pe_value_envelopes
 from checks.works import LESSON_002
 
@@ -15,6 +15,18 @@ claim = Claim(
         "every position without a precision condition."
     ),
     sources=[LESSON_002.quote("4. 시계 바늘: 원 위의 한 점", "위치는 곧 바늘이 가리키는 방향입니다.")],
+    erratum=Erratum(
+        severity="precision",
+        problem=(
+            "The computed values match the formula only up to a position per precision: with angles in the dtype "
+            "float16 is off from position 8, bfloat16 from 22 and float32 from 342 (angles formed in float32 first: "
+            "float16 holds to 21,866, bfloat16 to 349,574; float64 to about 5×10⁹)."
+        ),
+        wording=(
+            "위치는 곧 바늘이 가리키는 방향입니다(정확한 계산 기준이며, 각도를 그 자료형으로 계산하면 float16은 위치 "
+            "8, bfloat16은 위치 22, float32는 위치 342부터 바늘 방향이 허용 오차 이상 어긋납니다)."
+        ),
+    ),
     expect="qualified",
 )
 
