@@ -2,7 +2,7 @@
 
 import math
 
-from checks import Claim, SeedLog
+from checks import Claim, Erratum, SeedLog
 from checks.training import Budget, TinyEncoder, encoder_design, token_at, train, which_first
 from checks.works import LESSON_000
 
@@ -19,6 +19,15 @@ claim = Claim(
         "tasks that need position."
     ),
     sources=[LESSON_000.quote("시도 1: 정수 인덱스 사용", "학습이 매우 불안정해짐")],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Seen on one of two tasks only: with raw positions 0–11 the largest gradient norm is about 2.2× the "
+            "sinusoidal model's on the order task (interval 2.1–2.2×), but on the token-at-index-3 task it is "
+            "undecided (1.1×, interval 0.44–3.4×)."
+        ),
+        wording="과제에 따라 학습이 불안정해질 수 있음 (기울기가 크게 튐)",
+    ),
     expect="qualified",
 )
 

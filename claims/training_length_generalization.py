@@ -1,7 +1,7 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.training import AT_TRAINED, MODEL, TRAINED, Budget, encoder_design, length_trial
 from checks.works import LESSON_000
 
@@ -17,6 +17,14 @@ rope = Claim(
         "accuracy when tested at twice and at four times that length."
     ),
     sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "길이 일반화 성능이 매우 좋음")],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "Not borne out beyond short extensions: a one-layer RoPE model trained at length 12 lost 0.035 accuracy at "
+            "2× length (interval 0.015–0.056, undecided against the 0.05 limit) and 0.18 at 4× (interval 0.13–0.25)."
+        ),
+        wording="길이 일반화 성능이 비교적 좋지만, 학습 길이를 크게 넘으면(예: 4배) 성능이 떨어짐",
+    ),
     expect="qualified",
 )
 rope.experiment(
