@@ -18,14 +18,14 @@ rope = Claim(
     ),
     sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "길이 일반화 성능이 매우 좋음")],
     erratum=Erratum(
-        severity="condition",
+        severity="error",
         problem=(
-            "Not borne out beyond short extensions: a one-layer RoPE model trained at length 12 lost 0.035 accuracy at "
-            "2× length (interval 0.015–0.056, undecided against the 0.05 limit) and 0.18 at 4× (interval 0.13–0.25)."
+            "Not borne out at any length tried: a one-layer RoPE model trained at length 12 lost 0.18 accuracy at 4× "
+            "length (interval 0.13–0.25) and 0.035 at 2× (interval 0.015–0.056, undecided against the 0.05 limit)."
         ),
-        wording="길이 일반화 성능이 비교적 좋지만, 학습 길이를 크게 넘으면(예: 4배) 성능이 떨어짐",
+        wording="학습 길이를 넘으면 성능이 떨어지며(예: 4배 길이에서 정확도 0.18 하락), 길이 일반화가 보장되지 않음",
     ),
-    expect="qualified",
+    expect="refuted",
 )
 rope.experiment(
     encoder_design(
