@@ -208,3 +208,29 @@ def _https(href: str) -> bool:
 
 def _foreign(url: str) -> bool:
     return not url.startswith(("file:", "data:", "about:"))
+
+
+def printed(context: Any, path: Path, out: Path) -> tuple[Path, int]:
+    """Print ``path`` to PDF (A4, the site's print stylesheet) at ``out``; the widest overflow of any element past
+    the printed page's width in CSS pixels (0: no column cut)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page = context.new_page()
+    try:
+        page.set_viewport_size({"width": 718, "height": 1000})  # A4 less 2 × 12 mm margins, at 96 dpi
+        page.goto(path.resolve().as_uri(), wait_until="load")
+        page.emulate_media(media="print")
+        overflow = page.evaluate(
+            """() => {
+                const width = document.documentElement.clientWidth;
+                let worst = document.documentElement.scrollWidth - width;
+                for (const element of document.querySelectorAll('table, pre, math, figure, svg, img')) {
+                    const box = element.getBoundingClientRect();
+                    if (box.width > 0) worst = Math.max(worst, Math.ceil(box.right - width));
+                }
+                return Math.max(worst, 0);
+            }"""
+        )
+        page.pdf(path=str(out), format="A4", margin={"top": "12mm", "bottom": "12mm", "left": "12mm", "right": "12mm"})
+    finally:
+        page.close()
+    return out, int(overflow)

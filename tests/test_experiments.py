@@ -73,7 +73,7 @@ def test_regimes_that_disagree_qualify_the_claim_naming_where_it_holds():
         RegimeDecision("long", [0.0], 0.0, -0.1, 0.1, "refuted"),
     ]
     (finding,) = findings(_design(regimes=["short", "long"]), decisions)
-    assert finding.kind == "condition" and finding.text.startswith("holds only in short")
+    assert finding.kind == "condition" and finding.text.startswith("holds only in “short”")
 
 
 def test_a_claim_refuted_in_one_regime_undecided_in_the_other_and_holding_in_none_is_refuted():
@@ -86,7 +86,7 @@ def test_a_claim_refuted_in_one_regime_undecided_in_the_other_and_holding_in_non
     ]
     (finding,) = findings(_design(regimes=["2L", "4L"]), decisions)
     assert finding.kind == "counterexample"
-    assert "fails in 4L and holds nowhere (undecided at this budget in 2L)" in finding.text
+    assert "fails in “4L” and holds nowhere (undecided at this budget in “2L”)" in finding.text
 
 
 def test_a_training_run_shared_by_regimes_scores_as_a_fresh_one_would():
@@ -140,3 +140,18 @@ def test_only_claims_made_of_untimed_experiments_repeat_exactly():
     assert repeats_exactly(claim_of(seeded))
     assert not repeats_exactly(claim_of(seeded, timed)) and not repeats_exactly(claim_of())
     assert not repeats_exactly(claim_of(seeded, Probe("probe", lambda r: None)))
+
+
+def test_generated_sentences_read_whatever_the_arms_and_regimes_are_called():
+    """Issue 29: "the at the longer length arm's advantage over at the training length", "holds only in order only"."""
+    from checks.evidence.experiment import RegimeDecision
+
+    design = _design(
+        regimes=["order only", "tokens"], treatment="at the longer length", control="at the training length"
+    )
+    refuted = [RegimeDecision("order only", [-1.0], -1.0, -1.1, -0.9, "refuted")]
+    (finding,) = findings(design, refuted)
+    assert finding.text.startswith("“at the longer length” is not ahead of “at the training length” by ")
+    mixed = [*refuted, RegimeDecision("tokens", [1.0], 1.0, 0.9, 1.1, "holds")]
+    (finding,) = findings(design, mixed)
+    assert finding.text.startswith("holds only in “tokens”; fails in “order only”")

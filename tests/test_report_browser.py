@@ -123,3 +123,15 @@ def test_each_documents_errata_section_and_its_downloads_load_in_chromium(contex
         assert page.locator("section.errata script").count() == 0
     finally:
         page.close()
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["index.html", "claims/pe.shift-is-rotation.html", "documents/002_86fa32f25d4c4c54.html"],
+    ids=["index", "claim", "document"],
+)
+def test_the_index_a_claim_page_and_a_document_print_to_pdf_without_cut_columns(context, site, page):
+    pdf, overflow = browser.printed(context, site / page, SCREENSHOTS / "print" / (page.replace("/", "_") + ".pdf"))
+    assert overflow == 0, f"{page}: something runs {overflow} px past the printed page"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 1

@@ -273,11 +273,11 @@ def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
         return f"{d.regime}: mean effect {d.mean:.3g}, 95 % interval [{d.low:.3g}, {d.high:.3g}]"
 
     data = {d.regime: {"mean": d.mean, "low": d.low, "high": d.high, "effects": d.effects} for d in decisions}
-    holding = [d.regime for d in decisions if d.verdict == "holds"]
-    undecided = [d.regime for d in decisions if d.verdict == "undecided"]
-    refuted = [d.regime for d in decisions if d.verdict == "refuted"]
+    holding = [f"“{d.regime}”" for d in decisions if d.verdict == "holds"]
+    undecided = [f"“{d.regime}”" for d in decisions if d.verdict == "undecided"]
+    refuted = [f"“{d.regime}”" for d in decisions if d.verdict == "refuted"]
     if refuted and not holding:
-        text = f"{design.treatment} is not ahead of {design.control} by {design.threshold} ({design.metric})"
+        text = f"“{design.treatment}” is not ahead of “{design.control}” by {design.threshold:g} in {design.metric}"
         if undecided:
             left = ", ".join(undecided)
             text += f": fails in {', '.join(refuted)} and holds nowhere (undecided at this budget in {left})"
