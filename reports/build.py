@@ -60,7 +60,9 @@ def build_site(
     by_name = {info.name: info for info in infos}
     env = environment()
     settings = config.current()
+    corrections = errata.errata(site, {info.name: info.text for info in infos})
     common = {
+        "errata": corrections,
         "sources_folder": settings.shown(settings.sources),
         "sentences_folder": settings.shown(settings.sentences),
         "site": site,
@@ -69,8 +71,6 @@ def build_site(
         "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "severities": SEVERITIES,
     }
-    corrections = errata.errata(site, {info.name: info.text for info in infos})
-    common["errata"] = corrections
     pages: dict[Path, str] = {}
     for claim in site.claims:
         context = views.claim_page(claim, site, by_name)

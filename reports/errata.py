@@ -68,10 +68,10 @@ def counts(rows: list[ErratumRow]) -> dict[str, int]:
     return {severity: sum(r.severity == severity for r in rows) for severity in SEVERITIES}
 
 
-def downloads(name: str) -> dict[str, str]:
-    """The paths of a document's Markdown and CSV errata, relative to the site's root."""
+def downloads(name: str) -> list[tuple[str, str]]:
+    """(label, path relative to the site's root) of a document's Markdown and CSV errata."""
     slug = document_slug(name)
-    return {"Markdown": f"{FOLDER}/{slug}.md", "CSV": f"{FOLDER}/{slug}.csv"}
+    return [("Markdown", f"{FOLDER}/{slug}.md"), ("CSV", f"{FOLDER}/{slug}.csv")]
 
 
 def markdown(name: str, rows: list[ErratumRow]) -> str:
@@ -132,7 +132,7 @@ def files(by_document: dict[str, list[ErratumRow]]) -> dict[str, str]:
     """Every download, by its path in the site."""
     written = {f"{FOLDER}/errata.json": json_text(by_document)}
     for name, rows in by_document.items():
-        paths = downloads(name)
-        written[paths["Markdown"]] = markdown(name, rows)
-        written[paths["CSV"]] = csv_text(rows)
+        (_, as_markdown), (_, as_csv) = downloads(name)
+        written[as_markdown] = markdown(name, rows)
+        written[as_csv] = csv_text(rows)
     return written

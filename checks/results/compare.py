@@ -92,10 +92,10 @@ class Comparison:
         lines = [
             f"**{verdicts} verdict(s) changed, {gained} finding(s) or number(s) added, {lost} removed** "
             f"({self.compared} claims in both; {len(self.added)} added, {len(self.removed)} removed)",
-            "",
         ]
-        lines += [f"- added: `{claim_id}`" for claim_id in self.added]
-        lines += [f"- removed: `{claim_id}`" for claim_id in self.removed]
+        listed = [f"- added: `{claim_id}`" for claim_id in self.added]
+        listed += [f"- removed: `{claim_id}`" for claim_id in self.removed]
+        lines += ["", *listed] if listed else []
         if changes:
             lines += ["", "| claim | verdict | expected | added | removed |", "| --- | --- | --- | --- | --- |"]
             for c in changes:
