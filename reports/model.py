@@ -171,6 +171,18 @@ class Site:
         found = Counter(c.verdict for c in self.claims)
         return [(str(v), found.get(v, 0)) for v in Verdict]
 
+    @property
+    def cited_only(self) -> list[ClaimView]:
+        """The claims that quote no document, only published works: counted apart from the documents' claims."""
+        return [c for c in self.claims if not c.record.sources and c.record.citations]
+
+    @property
+    def document_counts(self) -> list[tuple[str, int]]:
+        """Verdicts of the claims that quote the documents (the cited-only ones left out)."""
+        apart = {c.id for c in self.cited_only}
+        found = Counter(c.verdict for c in self.claims if c.id not in apart)
+        return [(str(v), found.get(v, 0)) for v in Verdict]
+
     def claim(self, claim_id: str) -> ClaimView | None:
         return next((c for c in self.claims if c.id == claim_id), None)
 

@@ -69,3 +69,23 @@ def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp
         'href="errata/002_86fa32f25d4c4c54.md"' in index
         and 'href="documents/002_86fa32f25d4c4c54.html#errata"' in index
     )
+
+
+def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_documents(tmp_path):
+    from checks.results import write_results
+    from checks.sources import Citation
+    from tests.records import claim_record, environment
+
+    cited = Citation("RoFormer", "Su et al.", 2021, "Abstract", "decaying inter-token dependency", arxiv="2104.09864")
+    quote = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    records = [
+        claim_record("paper.decay", "qualified", "qualified", citations=[cited]),
+        claim_record("lesson.mk", "proved", "proved", sources=[quote]),
+    ]
+    results = tmp_path / "r.json"
+    write_results(results, records, environment())
+    build_site([results], tmp_path / "html")
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="count">1</span>claims on the documents' in index
+    assert '<li class="v-qualified"><span class="count">0</span>qualified</li>' in index
+    assert "Counted apart: 1 claim(s) that check only a published work" in index and "paper.decay" in index
