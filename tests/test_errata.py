@@ -89,3 +89,12 @@ def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_docu
     assert '<span class="count">1</span>claims on the documents' in index
     assert '<li class="v-qualified"><span class="count">0</span>qualified</li>' in index
     assert "Counted apart: 1 claim(s) that check only a published work" in index and "paper.decay" in index
+
+
+def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_each_erratums_severity(tmp_path):
+    cpu, cuda = write_fixture_results(tmp_path / "results")
+    build_site([cpu, cuda], tmp_path / "html")
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    row = index.split(f'id="row-{ESCAPE_ID}"')[1].split("</tr>")[0]
+    assert 'derived from <a href="claims/pe.constant-norm.html"><code>pe.constant-norm</code></a>' in row
+    assert 'class="severity s-error"' in row
