@@ -165,6 +165,9 @@ class Site:
     dtypes: list[str]
     implementations: list[tuple[Source, ImplementationRecord]] = field(default_factory=list)
     """Each results file's implementation records: contract, domain, fingerprint (checked before the claims)."""
+    idle_devices: list[tuple[str, str]] = field(default_factory=list)
+    """Devices the claims name where no run ran in these results, each with why (its first skip message): one
+    note on the index instead of columns that read "not run"."""
 
     @property
     def counts(self) -> list[tuple[str, int]]:
@@ -208,7 +211,13 @@ def load(paths: list[Path]) -> Site:
             _quotes_documents(source, record)
             records.setdefault(record.id, []).append((source, record))
     claims = [_merge(found) for _, found in sorted(records.items())]
-    devices = _ordered(DEVICES, {run.device for c in claims for _, run in c.runs})
+    named = _ordered(DEVICES, {run.device for c in claims for _, run in c.runs})
+    devices = [d for d in named if any(run.ran and run.device == d for c in claims for _, run in c.runs)] or named
+    idle = [
+        (d, next((run.message for c in claims for _, run in c.runs if run.device == d and run.message), ""))
+        for d in named
+        if d not in devices
+    ]
     dtypes = _ordered(FLOATS, {run.dtype for c in claims for _, run in c.runs})
     for claim in claims:
         own = [run for _, run in claim.runs if run.reference]
@@ -218,7 +227,7 @@ def load(paths: list[Path]) -> Site:
         for source, document in zip(sources, results, strict=True)
         for record in document.implementations
     ]
-    return Site(sources, claims, devices, dtypes, checked)
+    return Site(sources, claims, devices, dtypes, checked, idle)
 
 
 def _quotes_documents(source: Source, record: ClaimRecord) -> None:

@@ -98,3 +98,13 @@ def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_eac
     row = index.split(f'id="row-{ESCAPE_ID}"')[1].split("</tr>")[0]
     assert 'derived from <a href="claims/pe.constant-norm.html"><code>pe.constant-norm</code></a>' in row
     assert 'class="severity s-error"' in row
+
+
+def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
+    cpu, cuda = write_fixture_results(tmp_path / "results")
+    build_site([cpu], tmp_path / "cpu")
+    index = (tmp_path / "cpu" / "index.html").read_text(encoding="utf-8")
+    assert "cuda: no run ran on it in these results" in index and 'title="cuda float32"' not in index
+    build_site([cpu, cuda], tmp_path / "both")
+    both = (tmp_path / "both" / "index.html").read_text(encoding="utf-8")
+    assert 'title="cuda float32"' in both and "no run ran on it" not in both
