@@ -155,3 +155,13 @@ def test_generated_sentences_read_whatever_the_arms_and_regimes_are_called():
     mixed = [*refuted, RegimeDecision("tokens", [1.0], 1.0, 0.9, 1.1, "holds")]
     (finding,) = findings(design, mixed)
     assert finding.text.startswith("holds only in “tokens”; fails in “order only”")
+
+
+def test_an_effect_in_log2_is_also_given_as_the_factor_it_stands_for():
+    """Issue 29: "log₂ effect −3.46" is about 11× slower."""
+    from checks.evidence.experiment import RegimeDecision, as_ratio
+
+    assert (as_ratio(-3.46), as_ratio(3.46), as_ratio(0.0)) == ("a factor of 1/11", "a factor of 11", "a factor of 1")
+    design = _design(regimes=["n = 4096"], metric="log₂ of the seconds of one step")
+    (finding,) = findings(design, [RegimeDecision("n = 4096", [-3.46], -3.46, -3.5, -3.4, "refuted")])
+    assert "mean effect -3.46, 95 % interval [-3.5, -3.4] (a factor of 1/11)" in finding.text

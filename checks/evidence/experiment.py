@@ -264,13 +264,20 @@ def bootstrap_interval(effects: list[float], resamples: int = RESAMPLES) -> tupl
     return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
 
 
+def as_ratio(log2_effect: float) -> str:
+    """An effect in log₂ as the factor it stands for: 3.46 → "a factor of 11", −3.46 → "a factor of 1/11"."""
+    factor = 2.0**log2_effect
+    return f"a factor of {factor:.3g}" if factor >= 1 else f"a factor of 1/{1 / factor:.3g}"
+
+
 def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
     """The declared rule: refuted in a regime and holding in none → a counterexample (the regimes left undecided
     are named); a mix of holding and other regimes → a condition; every regime holding → no finding."""
     verdicts = {d.verdict for d in decisions}
 
     def shown(d: RegimeDecision) -> str:
-        return f"{d.regime}: mean effect {d.mean:.3g}, 95 % interval [{d.low:.3g}, {d.high:.3g}]"
+        text = f"{d.regime}: mean effect {d.mean:.3g}, 95 % interval [{d.low:.3g}, {d.high:.3g}]"
+        return text + (f" ({as_ratio(d.mean)})" if design.metric.startswith(("log₂", "log2")) else "")
 
     data = {d.regime: {"mean": d.mean, "low": d.low, "high": d.high, "effects": d.effects} for d in decisions}
     holding = [f"“{d.regime}”" for d in decisions if d.verdict == "holds"]
