@@ -42,6 +42,7 @@ claim = Claim(
 
 @claim.proof
 def _(p):
+    p.assume("d_model is even: every sin has its cos (the sum runs over d_model/2 pairs)")
     angle = omega() * pos
     norm_squared = pairs_sum(sp.sin(angle) ** 2 + sp.cos(angle) ** 2)
     p.decide(norm_squared, d_model / 2, label="‖PE(pos)‖² = d_model/2, termwise over the pairs")

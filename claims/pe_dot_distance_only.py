@@ -49,6 +49,7 @@ claim = Claim(
 
 @claim.proof
 def _(p):
+    p.assume("d_model is even: every sin has its cos (the sum runs over d_model/2 pairs)")
     a, b = p.reals("a b")
     p.decide(sp.sin(a) * sp.sin(b) + sp.cos(a) * sp.cos(b), sp.cos(a - b), label="one pair: sin a sin b + cos a cos b")
     w = omega()

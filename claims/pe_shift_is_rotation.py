@@ -53,6 +53,7 @@ claim = Claim(
 
 @claim.proof
 def _(p):
+    p.assume("d_model is even: every sin has its cos (the sum runs over d_model/2 pairs)")
     a, b = p.reals("a b")
     p.decide(sp.sin(a + b), sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), label="addition formula for sin")
     p.decide(sp.cos(a + b), sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b), label="addition formula for cos")

@@ -128,6 +128,12 @@ class ClaimView:
         return list(seen.values())
 
     @property
+    def assumptions(self) -> list[str]:
+        """What the claim's proofs take as given (``p.assume``)."""
+        found = [a for shown in self.shown for a in getattr(shown.record, "assumptions", [])]
+        return list(dict.fromkeys(found))
+
+    @property
     def symbolic_status(self) -> str:
         records = [shown.record for shown in self.shown]
         statuses = (kind.status_of([r for r in records if isinstance(r, kind.record_type)]) for kind in kinds())

@@ -98,6 +98,8 @@ def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_eac
     row = index.split(f'id="row-{ESCAPE_ID}"')[1].split("</tr>")[0]
     assert 'derived from <a href="claims/pe.constant-norm.html"><code>pe.constant-norm</code></a>' in row
     assert 'class="severity s-error"' in row
+    page = (tmp_path / "html" / "claims" / "pe.constant-norm.html").read_text(encoding="utf-8")
+    assert "symbolic: proved, assuming d_model is even" in page and "proved, assuming:</strong>" in page
 
 
 def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
@@ -108,3 +110,14 @@ def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
     build_site([cpu, cuda], tmp_path / "both")
     both = (tmp_path / "both" / "index.html").read_text(encoding="utf-8")
     assert 'title="cuda float32"' in both and "no run ran on it" not in both
+
+
+def test_a_proofs_assumptions_stand_beside_its_status():
+    """pe.constant-norm's proof sums over d_model/2 pairs: it says so wherever it reads "proved"."""
+    from checks.engine.outcomes import Outcomes
+
+    record = Outcomes().record(CATALOG["pe.constant-norm"])
+    (proof,) = [r for r in record.evidence if r.kind == "proof"]
+    assert proof.status == "proved" and proof.assumptions == [
+        "d_model is even: every sin has its cos (the sum runs over d_model/2 pairs)"
+    ]

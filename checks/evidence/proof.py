@@ -85,6 +85,8 @@ class ProofRecord(EvidenceRecord):
     """The witness of a refuted decision (the claim's counterexample)."""
     gaps: list[str] = field(default_factory=list)
     """Steps the argument needs that nothing checked (``p.unchecked``): the proof is then unknown."""
+    assumptions: list[str] = field(default_factory=list)
+    """What the argument takes as given (``p.assume``), shown beside its status."""
 
     def outline(self) -> list[tuple[ProofStep, list[ProofStep]]]:
         """Top-level steps, each with the decision's own steps under it (labels indented by two spaces)."""
@@ -177,6 +179,7 @@ def record_of(proof: Proof, seconds: float) -> ProofRecord:
         decisions=decisions,
         witness=proof.witness,
         gaps=list(proof.gaps),
+        assumptions=list(proof.assumptions),
     )
 
 

@@ -28,6 +28,8 @@ class Proof:
     refutations: list[Decision] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
     """Steps the argument needs that no decision checked: while there is one, the proof is not proved."""
+    assumptions: list[str] = field(default_factory=list)
+    """What the argument takes as given about the claim's setting (an even d_model): shown beside "proved"."""
 
     def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
         """Symbols from space-separated names, e.g. ``p.symbols("pos k", real=True)``."""
@@ -35,6 +37,12 @@ class Proof:
 
     def reals(self, names: str) -> tuple[sp.Symbol, ...]:
         return self.symbols(names, real=True)
+
+    def assume(self, text: str) -> None:
+        """State what the argument takes as given (``p.assume("d_model is even: every sin has its cos")``): the
+        verdict does not change, and every page shows it beside the proof's status."""
+        if text not in self.assumptions:
+            self.assumptions.append(text)
 
     def step(self, label: str, expr: sp.Basic) -> None:
         """An explanatory step: shown, marked as not checked, and never part of the verdict."""
