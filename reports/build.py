@@ -15,7 +15,7 @@ from checks.errata import SEVERITIES
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
-from reports import documents, errata, formatting, views
+from reports import documents, errata, formatting, mathml, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 
 COVERAGE = "coverage.json"
@@ -43,6 +43,7 @@ def environment() -> Environment:
         dtype=formatting.dtype,
         docslug=document_slug,
         slug=slug,
+        tex=mathml.with_tex,
         **views.FILTERS,
     )
     env.globals.update(csp=CSP)

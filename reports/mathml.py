@@ -151,3 +151,31 @@ def block(fragment: str) -> tuple[Markup | None, str]:
     except UnsafeMathML as unsafe:
         return None, str(unsafe)
     return Markup(f'<math display="block" xmlns="{NAMESPACE}">{body}</math>'), ""
+
+
+TEX = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.DOTALL)
+"""A display formula ($$…$$) or an inline one ($…$) in a document's sentence."""
+WRAPPER = re.compile(r"^\s*<math[^>]*>(.*)</math>\s*$", re.DOTALL)
+
+
+def with_tex(text: str) -> Markup:
+    """``text`` as HTML with each $…$ and $$…$$ formula as MathML (latex2mathml, then the same whitelist as
+    every other formula); a formula that cannot be converted safely stays as its escaped source."""
+    from latex2mathml.converter import convert
+
+    parts, at = [], 0
+    for found in TEX.finditer(text):
+        parts.append(escape(text[at : found.start()]))
+        display, inline = found.group(1), found.group(2)
+        source = display if display is not None else inline
+        try:
+            body = WRAPPER.match(convert(source.strip()))
+            if body is None:
+                raise UnsafeMathML("latex2mathml returned no <math> element")
+            kind = "block" if display is not None else "inline"
+            parts.append(f'<math display="{kind}" xmlns="{NAMESPACE}">{sanitize(body.group(1))}</math>')
+        except Exception:  # an unknown command or unsafe output: the reader sees the source, escaped
+            parts.append(escape(found.group(0)))
+        at = found.end()
+    parts.append(escape(text[at:]))
+    return Markup("".join(parts))

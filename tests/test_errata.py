@@ -121,3 +121,13 @@ def test_a_proofs_assumptions_stand_beside_its_status():
     assert proof.status == "proved" and proof.assumptions == [
         "d_model is even: every sin has its cos (the sum runs over d_model/2 pairs)"
     ]
+
+
+def test_latex_in_a_sentence_is_shown_as_mathml_and_anything_else_stays_text():
+    from reports.mathml import with_tex
+
+    shown = str(with_tex("길이는 $\\sqrt{d_{model}/2}$ <b>입니다</b>; 5$ alone."))
+    assert '<math display="inline"' in shown and "<msqrt>" in shown and "$" not in shown.split("</math>")[0]
+    assert "&lt;b&gt;입니다&lt;/b&gt;" in shown and shown.endswith("5$ alone.")
+    hostile = str(with_tex("$x$ and $\\href{javascript:alert(1)}{y}$"))
+    assert "javascript" not in hostile.split("</math>")[0] and "<script" not in hostile
