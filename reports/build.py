@@ -15,7 +15,7 @@ from checks.errata import SEVERITIES
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
-from reports import documents, errata, formatting, mathml, views
+from reports import documents, errata, formatting, glossary, mathml, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 
 COVERAGE = "coverage.json"
@@ -112,6 +112,7 @@ def build_site(
         unreadable=unreadable,
         **common,
     )
+    pages[Path("glossary.html")] = _render(env, "glossary.html.j2", root="", terms=glossary.TERMS, **common)
     pages.update({Path(path): text for path, text in errata.files(corrections).items()})
     if changes is not None:
         pages[Path("changes.md")] = changes.markdown()

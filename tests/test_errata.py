@@ -131,3 +131,16 @@ def test_latex_in_a_sentence_is_shown_as_mathml_and_anything_else_stays_text():
     assert "&lt;b&gt;입니다&lt;/b&gt;" in shown and shown.endswith("5$ alone.")
     hostile = str(with_tex("$x$ and $\\href{javascript:alert(1)}{y}$"))
     assert "javascript" not in hostile.split("</math>")[0] and "<script" not in hostile
+
+
+def test_the_glossary_explains_every_verdict_and_severity_and_every_page_links_to_it(tmp_path):
+    from checks.verdicts import Verdict
+    from reports.glossary import TERMS
+
+    assert {str(v) for v in Verdict} <= set(TERMS) and {f"severity: {s}" for s in SEVERITIES} <= set(TERMS)
+    cpu, _ = write_fixture_results(tmp_path / "results")
+    build_site([cpu], tmp_path / "html")
+    page = (tmp_path / "html" / "glossary.html").read_text(encoding="utf-8")
+    assert '<dt id="Groebner_reduction">Groebner reduction</dt>' in page
+    for path in ("index.html", f"claims/{ESCAPE_ID}.html", "documents/002_86fa32f25d4c4c54.html"):
+        assert "glossary.html" in (tmp_path / "html" / path).read_text(encoding="utf-8"), path
