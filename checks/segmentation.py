@@ -7,6 +7,7 @@ A line is never joined to the next; blank lines and '---' rules are not sentence
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 import pysbd
@@ -37,7 +38,7 @@ def sentence_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     return spans
 
 
-def _segmented(text: str, language: str):
+def _segmented(text: str, language: str) -> Iterator[tuple[int, str]]:
     """(start, piece) of each sentence pysbd finds, line by line."""
     segmenter = _segmenter(language)
     offset = 0
