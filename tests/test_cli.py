@@ -240,12 +240,18 @@ FLAKE_CLAIMS = {
 }
 
 
-def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys):
+def _flake_catalog(tmp_path: Path) -> Path:
+    """FLAKE_CLAIMS in tmp_path/claims, beside a conftest that loads the plugin; the claims folder."""
     folder = tmp_path / "claims"
     folder.mkdir()
     (tmp_path / "conftest.py").write_text(FLAKE_CONFTEST)
     for name, body in FLAKE_CLAIMS.items():
         (folder / name).write_text(textwrap.dedent(body))
+    return folder
+
+
+def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys):
+    folder = _flake_catalog(tmp_path)
     keep = tmp_path / "kept"
     code = main(["flake", "--runs", "2", "--claims-dir", str(folder), "--keep", str(keep)])
     out = capsys.readouterr().out
@@ -264,11 +270,7 @@ def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys)
 def test_flake_against_another_runs_results_compares_one_seeded_run_with_it(tmp_path, capsys):
     """tox's flake step: one seeded run beside the results of another run (the derandomized ci run); the
     repeating claims the seeded run skips stay out of the table, and a changed verdict still fails."""
-    folder = tmp_path / "claims"
-    folder.mkdir()
-    (tmp_path / "conftest.py").write_text(FLAKE_CONFTEST)
-    for name, body in FLAKE_CLAIMS.items():
-        (folder / name).write_text(textwrap.dedent(body))
+    folder = _flake_catalog(tmp_path)
     keep = tmp_path / "kept"
     main(["flake", "--runs", "2", "--claims-dir", str(folder), "--keep", str(keep)])  # wobbly: holds, refuted
     earlier = keep / "results-seed-1.json"  # wobbly holds there, and in every odd-numbered run
