@@ -127,8 +127,13 @@ def test_each_documents_errata_section_and_its_downloads_load_in_chromium(contex
 
 @pytest.mark.parametrize(
     "page",
-    ["index.html", "claims/pe.shift-is-rotation.html", "documents/002_86fa32f25d4c4c54.html"],
-    ids=["index", "claim", "document"],
+    [
+        "index.html",
+        "claims/pe.shift-is-rotation.html",
+        "claims/rope.relative-score.html",
+        "documents/002_86fa32f25d4c4c54.html",
+    ],
+    ids=["index", "claim", "long-formulas", "document"],
 )
 def test_the_index_a_claim_page_and_a_document_print_to_pdf_without_cut_columns(context, site, page):
     pdf, overflow = browser.printed(context, site / page, SCREENSHOTS / "print" / (page.replace("/", "_") + ".pdf"))

@@ -11,11 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sympy as sp
 
 from checks import config
 from checks.engine.cli import main
-from checks.evidence.proof import _mathml
 from checks.segmentation import sentence_spans
 from checks.sources import Quote, in_section, section_of
 
@@ -184,12 +182,6 @@ def test_numbered_sections_end_at_the_next_number_of_their_depth():
     """)
     assert in_section(text, "1. First", "inner.") and not in_section(text, "1. First", "two.")
     assert not in_section(text, "1.1 Inner", "two.")
-
-
-def test_the_mathml_of_a_product_of_numbers_keeps_its_operator():
-    product = sp.Mul(10000, sp.Pow(10000, sp.Symbol("x"), evaluate=False), evaluate=False)
-    assert "<mn>10000</mn><mo>&#xB7;</mo><msup><mn>10000</mn>" in _mathml(product)
-    assert "&InvisibleTimes;" in _mathml(2 * sp.Symbol("x")), "a number times a symbol stays 2x"
 
 
 def test_a_run_that_finds_no_claim_files_says_where_it_looked(pytester, monkeypatch):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from checks.evidence.base import Declaring, Evidence, RunContext
+from checks.evidence.display import presentation
 from checks.results.records import EvidenceRecord, Finding
 from checks.verdicts import Weight
 
@@ -173,7 +173,7 @@ def record_of(proof: Proof, seconds: float) -> ProofRecord:
     return ProofRecord(
         status=proof.status,
         seconds=seconds,
-        steps=[ProofStep(step.label, _text(step.expr), _mathml(step.expr), step.checked) for step in proof.steps],
+        steps=[ProofStep(step.label, _text(step.expr), presentation(step.expr), step.checked) for step in proof.steps],
         facts=[FactRecord(fact.label, fact.holds) for fact in proof.facts],
         conditions=list(proof.conditions),
         decisions=decisions,
@@ -189,7 +189,7 @@ def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
         expected=expected,
         status=decision.status,
         statement=_text(equation),
-        mathml=_mathml(equation),
+        mathml=presentation(equation),
         reason=decision.reason,
         witness=decision.witness,
         conditions=list(decision.conditions),
@@ -213,17 +213,3 @@ def _text(expr: sp.Basic) -> str:
     import sympy as sp
 
     return sp.sstr(expr)
-
-
-NUMBER_TIMES_NUMBER = re.compile(r"(</mn>|</mn></msup>)<mo>&InvisibleTimes;</mo>(?=<mn>|<msup><mn>)")
-"""SymPy's invisible times between two numbers (10000·10000^x would read 1000010000^x): shown as a dot."""
-
-
-def _mathml(expr: Any) -> str:
-    """Presentation MathML, or "" where SymPy's printer cannot draw the expression."""
-    from sympy.printing.mathml import mathml
-
-    try:
-        return NUMBER_TIMES_NUMBER.sub(r"\1<mo>&#xB7;</mo>", mathml(expr, printer="presentation"))
-    except Exception:
-        return ""
