@@ -141,7 +141,8 @@ def how_often_and_how_much(r):
         r.condition(
             "the change is small at PyTorch's default weight scale (median "
             f"{quantiles['median']:.2%} of the output range, d = 6), so in low precision it often stays within the "
-            "rounding bound 2 u · B (median bound / range: "
+            "rounding error bound (twice the dtype's rounding unit times the largest output; median bound as a share "
+            "of the output range: "
             + ", ".join(f"{dtype} {shares[dtype]:.1%}" for dtype in hidden)
             + "); reorderings leaving some word's output within it: "
             + ", ".join(f"{dtype} {share:.0%}" for dtype, share in hidden.items()),

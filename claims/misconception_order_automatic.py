@@ -11,8 +11,8 @@ claim = Claim(
         "The belief that attention reflects token order automatically is false for attention over all token pairs, "
         "as document 001 says: such attention is permutation-equivariant, so each word's output is the same in "
         "every order and order reaches the outputs only through an added positional encoding. Unstated condition: "
-        "a causal mask does make the outputs depend on order. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
+        "a causal mask does make the outputs depend on order. Verdict: the weakest of the deciding claims' verdicts, "
+        "with their conditions repeated."
     ),
     sources=[LESSON_001.quote("자주 하는 오해 5개", "token 순서는 attention에서 자동 반영된다고 생각한다")],
     depends=["attention.permutation-equivariance", "attention.order-blind"],

@@ -13,8 +13,8 @@ claim = Claim(
         "001 describes, as it says: PE is a fixed function of pos and i with no trainable parameter "
         "(pe.not-learned). But the list states it of positional encoding in general, and learned position "
         "embeddings (document 000: BERT 512, GPT-2 1024 positions) are trainable parameters, so it holds only "
-        "under that unstated condition. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.helpers.rope.misconception_verdict), qualified by that condition."
+        "under that unstated condition. Verdict: the weakest of the deciding claims' verdicts, "
+        "qualified by that condition."
     ),
     sources=[
         LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 학습되는 파라미터라고 생각한다"),

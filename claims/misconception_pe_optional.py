@@ -12,8 +12,7 @@ claim = Claim(
         "document 001 says: without it, each word gets the same output in every word order; with it added, the "
         "outputs change with the order, so the encoding is what carries order. Conditions the documents leave "
         "unstated (a causal mask carries order without any encoding; PE's effect can drown in low-precision "
-        "rounding) are repeated from the deciding claims. Verdict: the weakest of their verdicts "
-        "(checks.helpers.rope.misconception_verdict)."
+        "rounding) are repeated from the deciding claims. Verdict: the weakest of their verdicts."
     ),
     sources=[LESSON_001.quote("자주 하는 오해 5개", "positional encoding은 optional이라고 생각한다")],
     depends=["attention.order-blind", "attention.pe-restores-order"],

@@ -12,8 +12,8 @@ claim = Claim(
         "token pairs, the setting the documents describe: without positional encoding it is permutation-equivariant "
         "(permuting the tokens only permutes the outputs), so no output can tell where its token stood. The "
         "documents leave that setting unstated: with a causal (decoder) mask, order reaches the outputs even "
-        "without an encoding. Verdict: the weakest of the deciding claims' verdicts "
-        "(checks.helpers.rope.misconception_verdict), with their conditions repeated."
+        "without an encoding. Verdict: the weakest of the deciding claims' verdicts, "
+        "with their conditions repeated."
     ),
     sources=[LESSON_001.quote("자주 하는 오해 5개", "Transformer는 위치 정보를 자동으로 이해한다고 생각한다")],
     depends=["attention.permutation-equivariance", "attention.order-blind"],

@@ -115,17 +115,27 @@ def slow_pair_separates_up_to_half_a_turn(r, slow):
 
 
 def dials_figure(fast, slow):
-    """The chord between pos and pos + Δ for Δ = 1 … 200 on the fastest and the slowest dial, on a log scale."""
-    span = np.arange(1, 201)
+    """The chord between pos and pos + Δ on the fastest and the slowest dial, for Δ from 1 past one turn of the
+    slowest (about 61,000 positions), on log scales, with the slowest dial's half and full period marked."""
+    half_turn, turn = math.pi / slow, 2 * math.pi / slow
+    near_turn = np.arange(math.floor(turn) - 300, math.floor(turn) + 301)
+    span = np.unique(np.concatenate([np.geomspace(1, 1.2 * turn, 500).round(), near_turn]))
     fast_span, slow_span = chord_lengths(fast, span), chord_lengths(slow, span)
+    lowest = int(np.argmin(np.where(span > half_turn, slow_span, np.inf)))
     return lines(
         "fast-and-slow",
         "Chord between pos and pos + Δ on the fastest and the slowest dial (d_model 512)",
-        f"On a log scale: the fastest pair's chord is {fast_span[0]:.2f} at Δ = 1 and keeps swinging between "
-        f"{fast_span.min():.3f} and {fast_span.max():.2f} as it wraps every 6.3 positions; the slowest pair's chord "
-        f"starts at {slow_span[0]:.1e} and rises steadily to {slow_span[-1]:.3f} at Δ = {span[-1]}.",
+        f"On log scales: the fastest pair's chord keeps swinging between about {fast_span.min():.1e} and "
+        f"{fast_span.max():.2f} at every distance, as it wraps every 6.3 positions; the slowest pair's chord starts "
+        f"at {slow_span[0]:.1e} at Δ = 1, rises to {slow_span.max():.2f} at half its period "
+        f"(Δ ≈ {half_turn:,.0f}) and "
+        f"falls back to {slow_span[lowest]:.1e} at Δ = {int(span[lowest]):,}, one period, where far positions look "
+        "like "
+        "neighbours.",
         {"pair 0 (fastest)": (span, fast_span), "pair 255 (slowest)": (span, slow_span)},
         x_label="distance Δ (positions)",
         y_label="chord |PE_i(pos + Δ) − PE_i(pos)|",
+        marks={f"half period ≈ {half_turn:,.0f}": half_turn, f"period ≈ {turn:,.0f}": turn},
+        log_x=True,
         log_y=True,
     )

@@ -71,6 +71,7 @@ def render(figure: Figure) -> Markup:
         "lines": _lines,
         "scatter": _lines,
         "heatmap": _heatmap,
+        "intervals": _intervals,
     }
     if kind not in draw:
         raise FigureError(f"unknown figure kind {kind!r}")
@@ -131,18 +132,68 @@ def _lines(figure: Figure) -> list[str]:
                 f'<polyline class="{css}" points="{coords}" fill="none" stroke="currentColor" stroke-width="1.8" '
                 f'stroke-linejoin="round"><title>{escape(label)}</title></polyline>'
             )
+    return out + _marks(x, marks, top)
+
+
+def _marks(x: Axis, marks: dict[str, float], top: float) -> list[str]:
+    """Labelled dashed vertical lines, labels in rows so that none overlaps the next."""
+    out = []
     placed = sorted(((x(float(value)), label) for label, value in marks.items()), key=lambda item: item[0])
     for (at, label), row in zip(placed, _label_rows([(at, label) for at, label in placed]), strict=True):
         out.append(
             f'<line x1="{at:.1f}" x2="{at:.1f}" y1="{top}" y2="{HEIGHT - BOTTOM}" stroke="currentColor" '
             f'stroke-dasharray="5 4" stroke-opacity="0.8"/>'
-            f'<text x="{at + 4:.1f}" y="{top + 12 + MARK_ROW * row}" font-size="11">{escape(label)}</text>'
+            f'<text x="{_label_span(at, label)[0]:.1f}" y="{top + 12 + MARK_ROW * row}" font-size="11">'
+            f"{escape(label)}</text>"
         )
     return out
 
 
+NAME_WIDTH, NAME_CHARACTER = 290, 6.8
+"""The widest row name of an intervals figure and the width of one of its characters at font size 12 (pixels);
+a longer name is cut with "…"."""
+
+
+def _intervals(figure: Figure) -> list[str]:
+    """One row per series: the interval ``y`` = [low, middle, high] as a bar with its middle, ``x`` as dots."""
+    rows = [(str(label), data) for label, data in figure.series.items()]
+    if not rows or any(len(data.y) != 3 or not all(_finite(v) for v in data.y) for _, data in rows):
+        raise FigureError("an intervals figure needs rows of [low, middle, high]")
+    marks = {k: float(v) for k, v in figure.marks.items() if _finite(v)}
+    xs = [float(v) for _, data in rows for v in (*data.y, *data.x) if _finite(v)] + list(marks.values())
+    longest = max(len(name) for name, _ in rows) * NAME_CHARACTER
+    left = 16 + min(NAME_WIDTH, longest)
+    top = TOP + (16 + MARK_ROW * len(marks) if marks else 0)
+    x = _axis(xs, left, WIDTH - RIGHT)
+    names = [(len(rows) - 1 - n, _cut(name, NAME_WIDTH)) for n, (name, _) in enumerate(rows)]
+    y = Named(-0.5, len(rows) - 0.5, HEIGHT - BOTTOM, top, False, tuple(names))
+    out = _frame(x, y, figure.x_label, figure.y_label, top)
+    for (at, _), (name, data) in zip(names, rows, strict=True):
+        low, middle, high = (x(float(v)) for v in data.y)
+        row = y(at)
+        dots = "".join(f'<circle cx="{x(float(v)):.1f}" cy="{row:.1f}" r="2.4"/>' for v in data.x if _finite(v))
+        out.append(
+            f'<g class="s0" fill="currentColor" stroke="currentColor"><title>{escape(name)}</title>'
+            f'<line x1="{low:.1f}" x2="{high:.1f}" y1="{row:.1f}" y2="{row:.1f}" stroke-width="2.2"/>'
+            f'<circle cx="{middle:.1f}" cy="{row:.1f}" r="4.5"/>'
+            f'<g fill-opacity="0.45" stroke="none">{dots}</g></g>'
+        )
+    return out + _marks(x, marks, TOP)
+
+
+def _cut(name: str, width: float) -> str:
+    fits = int(width // NAME_CHARACTER)
+    return name if len(name) <= fits else name[: fits - 1] + "…"
+
+
 MARK_ROW, CHARACTER = 13, 6.2
 """A mark label's row height and the width of one of its characters at font size 11 (pixels)."""
+
+
+def _label_span(at: float, label: str) -> tuple[float, float]:
+    """Where a mark's label runs: right of its line, or left of it where it would pass the figure's right edge."""
+    width = CHARACTER * len(label)
+    return (at + 4, at + 4 + width) if at + 4 + width <= WIDTH else (at - 4 - width, at - 4)
 
 
 def _label_rows(placed: list[tuple[float, str]]) -> list[int]:
@@ -150,7 +201,7 @@ def _label_rows(placed: list[tuple[float, str]]) -> list[int]:
     ends: list[float] = []
     rows = []
     for at, label in placed:
-        start, end = at + 4, at + 4 + CHARACTER * len(label)
+        start, end = _label_span(at, label)
         row = next((n for n, taken in enumerate(ends) if start > taken + 4), len(ends))
         if row == len(ends):
             ends.append(end)
@@ -289,6 +340,16 @@ def _colour(stops: tuple, t: float) -> str:
             f = (t - a) / (b - a)
             return "#" + "".join(f"{round(p + (q - p) * f):02x}" for p, q in zip(ca, cb, strict=True))
     return "#" + "".join(f"{p:02x}" for p in stops[-1][1])
+
+
+@dataclass(frozen=True)
+class Named(Axis):
+    """An axis of named rows: value n is row n, labelled by its name instead of a number."""
+
+    names: tuple[tuple[float, str], ...] = ()
+
+    def ticks(self) -> list[tuple[float, str]]:
+        return list(self.names)
 
 
 def _axis(values: list[float], start: float, end: float, requested_log: bool = False) -> Axis:

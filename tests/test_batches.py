@@ -97,6 +97,14 @@ def test_rows_of_a_tuple_of_batches_are_shown_together():
         t.close(np.array([0.0, 1.0]), np.zeros(2))
 
 
+def test_an_input_outside_a_comparison_reads_as_its_values_not_as_a_batch():
+    t = trial()
+    t.begin({"pos": as_batch([0]), "d": 3, "x": np.array([1.5, 2.0])})
+    assert t.current_input == {"pos": "0", "d": "3", "x": "[1.5, 2.0]"}, "a crash before any comparison"
+    t.begin({"pos": as_batch([4, 5]), "d": 3})
+    assert t.current_input == {"pos": "[4, 5]", "d": "3"}
+
+
 @given(st.data())
 def test_position_batches_are_distinct_or_the_whole_range(data):
     with running(CurrentRun("float64", batch=100)):

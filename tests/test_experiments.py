@@ -165,3 +165,25 @@ def test_an_effect_in_log2_is_also_given_as_the_factor_it_stands_for():
     design = _design(regimes=["n = 4096"], metric="log₂ of the seconds of one step")
     (finding,) = findings(design, [RegimeDecision("n = 4096", [-3.46], -3.46, -3.5, -3.4, "refuted")])
     assert "mean effect -3.46, 95 % interval [-3.5, -3.4] (a factor of 1/11)" in finding.text
+
+
+def test_the_effect_chart_shows_each_regimes_interval_and_seeds_against_the_threshold():
+    """The chart of an experiment is about its decision: per regime the interval, each seed's effect, the threshold."""
+    from checks.evidence.experiment import RegimeDecision
+    from reports import figures
+
+    record = ExperimentRecord("e", _design(regimes=["seen positions", "unseen positions"]), "ci")
+    record.decisions = [
+        RegimeDecision("seen positions", [0.7, 0.75, 0.78], 0.74, 0.7, 0.78, "holds"),
+        RegimeDecision("unseen positions", [-0.08, 0.02, 0.07], 0.02, -0.08, 0.07, "refuted"),
+    ]
+    figure = record.effect_figure()
+    assert figure is not None and figure.kind == "intervals" and figure.marks == {"threshold 0.2": 0.2}
+    assert {name: (row.y, row.x) for name, row in figure.series.items()} == {
+        "seen positions": ([0.7, 0.74, 0.78], [0.7, 0.75, 0.78]),
+        "unseen positions": ([-0.08, 0.02, 0.07], [-0.08, 0.02, 0.07]),
+    }
+    svg = str(figures.render(figure))
+    assert ">seen positions</text>" in svg and ">unseen positions</text>" in svg and ">threshold 0.2</text>" in svg
+    assert svg.count('r="4.5"') == 2 and svg.count('r="2.4"') == 6, "a middle per regime, a dot per seed"
+    assert ExperimentRecord("e", _design(), "ci").effect_figure() is None, "nothing decided, nothing drawn"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from checks.figures import heatmap, lines, scatter
 from checks.results import Figure
 from checks.results.codec import from_json, to_json
+from checks.results.records import Series
 from reports import figures
 
 
@@ -34,3 +36,20 @@ def test_each_builder_gives_a_figure_the_report_draws_and_the_results_file_keeps
         assert from_json(Figure, to_json(figure)) == figure
         assert "<svg" in str(figures.render(figure))
     assert built[1].kind == "scatter" and built[2].matrix == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def test_an_intervals_figure_needs_low_middle_high_and_cuts_long_row_names():
+    long_name = "positions 12 … 23 (not seen in training; the same step back applies there too)"
+    good = Figure("f", "intervals", "t", "a", series={long_name: Series(x=[0.1], y=[0.0, 0.1, 0.2])})
+    svg = str(figures.render(good))
+    assert f">{long_name}</text>" not in svg and f"<title>{long_name}</title>" in svg and "…</text>" in svg
+    bad = Figure("f", "intervals", "t", "a", series={"row": Series(x=[], y=[0.0, 0.1])})
+    with pytest.raises(figures.FigureError, match=r"\[low, middle, high\]"):
+        figures.render(bad)
+
+
+def test_a_mark_label_that_would_pass_the_right_edge_is_written_left_of_its_line():
+    figure = lines("f", "t", "a", {"y": ([1, 100], [1, 2])}, marks={"a long label near the edge": 99})
+    svg = str(figures.render(figure))
+    x = float(svg.split('font-size="11">a long label')[0].rsplit('<text x="', 1)[1].split('"')[0])
+    assert x + 6.2 * len("a long label near the edge") <= figures.WIDTH

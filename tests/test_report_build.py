@@ -149,6 +149,21 @@ def test_claim_page_shows_quote_statement_proof_evidence_and_command(site):
     assert re.search(r"<th scope=\"col\"[^>]*>max error</th>", html)
 
 
+def test_a_proof_reads_in_plain_words_with_the_machine_text_folded(site):
+    """No 'angle atom', 'Groebner basis' or 'ε + Σ w·ℓ²' in the prose; SymPy text, certificates and the machine's
+    working sit under <details>; the terms that stay link to the glossary."""
+    html = (site / "claims" / "pe.constant-norm.html").read_text()
+    proof = html.split('id="evidence-proof"')[1].split("</section>")[0]
+    for jargon in ("angle atom", "Groebner basis", "Σ w·ℓ²", "lhs − rhs as a polynomial", "remainder modulo"):
+        assert jargon not in proof, jargon
+    assert 'href="../glossary.html#Groebner_reduction"' in proof and 'href="../glossary.html#certificate"' in proof
+    assert "a new variable pair for an angle" in proof
+    for folded in ("How the machine checked it", "The statement as the machine reads it", "re-checked by multiplying"):
+        summary = proof.split(folded)[0].rsplit("<", 1)[0]
+        assert summary.endswith("<details class=\"working\">"), folded
+    assert re.search(r"<details class=\"working\"><summary>The statement[^<]*</summary><pre>", proof)
+
+
 def test_document_page_marks_each_quote_and_defines_coverage(site):
     html = (site / "documents" / "002_86fa32f25d4c4c54.html").read_text()
     assert '<div class="doc" lang="ko">' in html

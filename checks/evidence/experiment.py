@@ -121,6 +121,25 @@ class ExperimentRecord(EvidenceRecord):
     def timed(self) -> bool:
         return self.design.timed
 
+    def effect_figure(self) -> Figure | None:
+        """What the decision is about: per regime, the effect's mean and 95 % interval, each seed's effect and the
+        threshold the interval must clear."""
+        rows = {r.regime: Series(x=list(r.effects), y=[r.low, r.mean, r.high]) for r in self.decisions}
+        if not rows:
+            return None
+        design = self.design
+        return Figure(
+            "effect",
+            "intervals",
+            f"Advantage of “{design.treatment}” over “{design.control}” per regime, against the threshold",
+            f"For each regime, the mean advantage (large dot), its 95 % interval (bar) and each seed's advantage "
+            f"(small dots), in {design.metric}; the dashed line is the threshold {design.threshold:g}: an interval "
+            "wholly right of it holds, wholly left of it refutes, across it is undecided.",
+            x_label=f"advantage of “{design.treatment}” over “{design.control}”",
+            series=rows,
+            marks={f"threshold {design.threshold:g}": design.threshold},
+        )
+
     def loss_figures(self) -> list[Figure]:
         """One figure per regime: every seed's loss curve, one line per arm and seed."""
         drawn = []
@@ -138,7 +157,7 @@ class ExperimentRecord(EvidenceRecord):
                         f"loss-{regime}",
                         "lines",
                         f"Training loss per step, regime {regime}",
-                        f"Loss curves of the {self.design.treatment} and {self.design.control} arms, one line per "
+                        f"Training loss of {self.design.treatment} and of {self.design.control}, one line per "
                         "seed, as measured.",
                         x_label="step",
                         y_label="loss",

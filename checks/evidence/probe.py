@@ -13,7 +13,7 @@ from checks.results.codec import JSON, plain
 from checks.results.records import EvidenceRecord, Figure, Finding, FindingKind, Series
 from checks.verdicts import Weight
 
-FIGURE_KINDS = ("lines", "scatter", "heatmap")
+FIGURE_KINDS = ("lines", "scatter", "heatmap", "intervals")
 
 
 @dataclass

@@ -21,7 +21,7 @@ SCHEMA_VERSION = "theory-claims/results/4"
 
 FindingKind = Literal["condition", "counterexample", "implementation"]
 RunStatus = Literal["passed", "failed", "error", "skipped"]
-FigureKind = Literal["lines", "scatter", "heatmap"]
+FigureKind = Literal["lines", "scatter", "heatmap", "intervals"]
 R = TypeVar("R", bound="EvidenceRecord")
 
 
@@ -50,8 +50,10 @@ class Figure:
     """Data for one figure, drawn by the report as inline SVG.
 
     kind "lines": ``series`` maps a label to its points (given as {"x": [...], "y": [...]}); kind "scatter": the same,
-    drawn as points; kind "heatmap": ``matrix`` rows. ``marks`` are labelled vertical lines (a
-    boundary, say); ``alt`` describes the picture.
+    drawn as points; kind "heatmap": ``matrix`` rows; kind "intervals": one row per series, top to bottom, named by
+    its label, with ``y`` = [low, middle, high] of an interval along the x axis and ``x`` the single values (each
+    seed's) drawn as dots. ``marks`` are labelled vertical lines (a boundary, a threshold); ``alt`` describes the
+    picture.
     """
 
     name: str

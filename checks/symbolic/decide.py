@@ -137,16 +137,16 @@ def _decide_polynomial(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
     numerator, denominator = sp.fraction(sp.together(difference))
     if denominator != 1:
         decision.conditions.append(f"{sp.sstr(denominator)} ≠ 0")
-        decision.steps.append(Step("numerator of lhs − rhs", numerator))
+        decision.steps.append(Step("the top of left side − right side over one denominator", numerator))
     try:
         translation = translate(numerator)
     except OutsideFragment as outside:
         decision.reason = f"outside the decidable fragment: {outside}"
         return decision
     decision.steps += atom_steps(translation)
-    decision.steps.append(Step("lhs − rhs as a polynomial", translation.polynomial))
+    decision.steps.append(Step("left side − right side, in those variables", translation.polynomial))
     basis, quotients, remainder = _reduce(translation)
-    decision.steps.append(Step("remainder modulo sin² + cos² = 1", remainder))
+    decision.steps.append(Step("what is left after using sin² + cos² = 1 (0 means proved)", remainder))
     if remainder == 0:
         certificate = Certificate(translation.polynomial, basis, quotients)
         if certificate.verify():

@@ -7,7 +7,7 @@ from typing import Literal
 
 import sympy as sp
 
-from checks.symbolic.fragment import Translation
+from checks.symbolic.fragment import Atom, Translation
 
 Status = Literal["proved", "refuted", "unknown"]
 Relation = Literal["==", "<=", ">=", "<", ">"]
@@ -82,9 +82,10 @@ def statement(lhs: sp.Basic, rhs: sp.Basic, relation: Relation = "==") -> sp.Bas
     return kinds[relation](lhs, rhs, evaluate=False)
 
 
+def _names(atom: Atom) -> tuple[sp.Eq, sp.Eq]:
+    return sp.Eq(atom.sin, sp.sin(atom.angle)), sp.Eq(atom.cos, sp.cos(atom.angle))
+
+
 def atom_steps(translation: Translation) -> list[Step]:
     """One displayed step per angle atom: s_j = sin t_j, c_j = cos t_j."""
-    return [
-        Step("angle atom", sp.Tuple(sp.Eq(atom.sin, sp.sin(atom.angle)), sp.Eq(atom.cos, sp.cos(atom.angle))))
-        for atom in translation.atoms
-    ]
+    return [Step("a new variable pair for an angle", sp.Tuple(*_names(atom))) for atom in translation.atoms]

@@ -62,7 +62,7 @@ def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decisio
         decision.reason = f"outside the decidable fragment: {outside}"
         return decision
     decision.steps += atom_steps(translation)
-    decision.steps.append(Step("as a polynomial", translation.polynomial))
+    decision.steps.append(Step("the gap between the sides, in those variables", translation.polynomial))
     found = search.certificate()
     if found is None:
         decision.reason = "no sum-of-squares certificate found at degree ⌈deg/2⌉ or one above, and no violation"

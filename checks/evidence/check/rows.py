@@ -114,10 +114,18 @@ class Rows:
     def shown(self, skip: Callable[[Any], bool]) -> dict[str, str]:
         """The current example as text (values ``skip`` accepts left out), the named row alone in a batch."""
         return {
-            name: repr(value if self.named is None else _row_of(value, self.named))
+            name: _text(value if self.named is None else _row_of(value, self.named))
             for name, value in self.example.items()
             if not skip(value)
         }
+
+
+def _text(value: Any) -> str:
+    """A drawn value as a reader writes it: a batch of one as its row, arrays as lists (never "Batch([0])")."""
+    parts = _batch_parts(value)
+    if parts and all(len(part) == 1 for part in parts):
+        value = _row_of(value, 0)
+    return repr(value.tolist() if isinstance(value, np.ndarray) else value)
 
 
 def _batch_parts(value: Any) -> tuple[Batch, ...]:
