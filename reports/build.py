@@ -15,7 +15,7 @@ from checks.errata import SEVERITIES
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
-from reports import documents, errata, formatting, glossary, mathml, views
+from reports import documents, errata, formatting, glossary, mathml, search, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 
 COVERAGE = "coverage.json"
@@ -76,9 +76,10 @@ def build_site(
     for claim in site.claims:
         context = views.claim_page(claim, site, by_name)
         pages[Path("claims") / f"{claim.slug}.html"] = _render(env, "claim.html.j2", root="../", **common, **context)
-    coverage = {}
+    coverage, placed = {}, []
     for info in infos:
         highlighted = views.highlighted(info, site)
+        placed.append((info, highlighted))
         coverage[info.name] = highlighted.coverage if highlighted else None
         if highlighted and (problems := highlighted.coverage.problems()):
             say(f"warning: {len(problems)} classification problem(s), listed on the document's page; {problems[0]}")
@@ -113,6 +114,15 @@ def build_site(
         **common,
     )
     pages[Path("glossary.html")] = _render(env, "glossary.html.j2", root="", terms=glossary.TERMS, **common)
+    pages[Path(search.PAGE)] = _render(
+        env,
+        "search.html.j2",
+        root="",
+        entries=search.entries(site, placed),
+        script=search.SCRIPT,
+        csp=search.csp(CSP),
+        **common,
+    )
     pages.update({Path(path): text for path, text in errata.files(corrections).items()})
     if changes is not None:
         pages[Path("changes.md")] = changes.markdown()

@@ -87,7 +87,8 @@ def highlight(text: str, quotes: list[Quote], entries: list[Entry], document: st
                 text[a:b],
                 quotes=[q for q in placed if q.start <= a and b <= q.end],
                 sentence=sentence,
-                anchors=[q.anchor for q in placed if q.start == a],
+                anchors=[f"s-{s.index + 1}" for s in spans if s.start == a]
+                + [q.anchor for q in placed if q.start == a],
                 ending=[q for q in placed if q.end == b],
             )
         )

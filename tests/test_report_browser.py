@@ -140,3 +140,33 @@ def test_the_index_a_claim_page_and_a_document_print_to_pdf_without_cut_columns(
     assert overflow == 0, f"{page}: something runs {overflow} px past the printed page"
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 1
+
+
+def test_the_search_box_filters_claims_and_sentences_offline_under_the_csp(context, site):
+    """Typing keeps only the entries holding every word; ?q= fills the box; the script runs under the page's CSP
+    (a blocked script would leave the box disabled and log a violation)."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto((site / "search.html").as_uri())
+        box, entries = page.locator("#q"), page.locator("#entries > li")
+        assert box.is_enabled(), "the script ran"
+        total = entries.count()
+        assert total > 20 and page.locator("#count").inner_text() == f"{total} entries"
+        box.fill("constant-norm")
+        visible = page.locator("#entries > li:not([hidden])")
+        assert 1 <= visible.count() < total
+        assert visible.first.locator("a").get_attribute("href") == "claims/pe.constant-norm.html"
+        box.fill("위치와 상관없이")
+        hrefs = [a.get_attribute("href") for a in page.locator("#entries > li:not([hidden]) a").all()]
+        assert any(h.startswith("documents/002_86fa32f25d4c4c54.html#s-") for h in hrefs), hrefs
+        target = next(h for h in hrefs if h.startswith("documents/"))
+        assert (site / target.split("#")[0]).is_file()
+        page.goto((site / "documents" / target.split("#")[0].split("/")[1]).as_uri() + "#" + target.split("#")[1])
+        assert page.locator(f"#{target.split('#')[1]}").count() == 1, "the sentence's anchor exists"
+        page.goto((site / "search.html").as_uri() + "?q=zzzz-no-such-word")
+        assert page.locator("#count").inner_text() == f"0 of {total} entries match"
+        assert errors == []
+    finally:
+        page.close()

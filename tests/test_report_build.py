@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from html.parser import HTMLParser
@@ -13,7 +15,7 @@ from checks.coverage import Entry
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results
 from checks.results.codec import from_json, to_json
-from reports import documents, figures, mathml
+from reports import documents, figures, mathml, search
 from reports.__main__ import main
 from reports.build import CSP, build_site
 from tests.records import environment
@@ -98,16 +100,23 @@ def test_machines_merge_into_device_columns_with_not_run(site, results):
 
 
 def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
-    """Nothing leaves the site but a cited work's page, an https link marked rel="external noreferrer"."""
+    """Nothing leaves the site but a cited work's page, an https link marked rel="external noreferrer"; the one
+    script is the search page's, allowed there alone, by the hash of its text."""
     for page in pages(site):
         html = page.read_text()
         tags = _tags(html)
         metas = [dict(attrs) for tag, attrs in tags if tag == "meta"]
-        assert {"http-equiv": "Content-Security-Policy", "content": CSP} in metas, page
-        assert "default-src 'none'" in CSP and "img-src data:" in CSP
+        searching = page.name == search.PAGE
+        policy = search.csp(CSP) if searching else CSP
+        assert {"http-equiv": "Content-Security-Policy", "content": policy} in metas, page
+        assert "default-src 'none'" in CSP and "img-src data:" in CSP and "script-src" not in CSP
         assert {"name": "color-scheme", "content": "light dark"} in metas
         assert "prefers-color-scheme: dark" in html
-        assert "script" not in {tag for tag, _ in tags}, page
+        scripts = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+        assert [tag for tag, _ in tags].count("script") == len(scripts) == (1 if searching else 0), page
+        if searching:
+            digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+            assert policy.endswith(f"script-src 'sha256-{digest}'")
         attributes = [(tag, name, value or "") for tag, attrs in tags for name, value in attrs]
         assert not [a for a in attributes if a[1].startswith("on")], f"{page} has an event handler"
         cited = [dict(attrs) for tag, attrs in tags if tag == "a" and "external" in (dict(attrs).get("rel") or "")]
@@ -160,7 +169,7 @@ def test_a_proof_reads_in_plain_words_with_the_machine_text_folded(site):
     assert "a new variable pair for an angle" in proof
     for folded in ("How the machine checked it", "The statement as the machine reads it", "re-checked by multiplying"):
         summary = proof.split(folded)[0].rsplit("<", 1)[0]
-        assert summary.endswith("<details class=\"working\">"), folded
+        assert summary.endswith('<details class="working">'), folded
     assert re.search(r"<details class=\"working\"><summary>The statement[^<]*</summary><pre>", proof)
 
 
@@ -189,7 +198,7 @@ def test_highlight_places_quotes_and_classes_every_sentence():
     assert classes == ["checked", "unclassified", "not-a-claim", "out-of-scope"]
     assert result.coverage.checkable == 2, "the sentence without a class counts against coverage"
     marked = [s for s in result.segments if s.quotes]
-    assert [s.anchors for s in marked] == [["q-a"], ["q-b"]]
+    assert [s.anchors for s in marked] == [["s-1", "q-a"], ["s-4", "q-b"]], "each sentence anchored, by its number"
     assert [s.state for s in result.segments if s.text == "제목"] == ["not-a-claim"]
 
 
