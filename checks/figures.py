@@ -44,6 +44,25 @@ def heatmap(
     return Figure(name, "heatmap", title, alt, x_label=x_label, y_label=y_label, matrix=rows)
 
 
+def intervals(
+    name: str,
+    title: str,
+    alt: str,
+    rows: Mapping[str, tuple[Any, Any, Any, Iterable[Any]]],
+    *,
+    x_label: str = "",
+    marks: Mapping[str, float] | None = None,
+) -> Figure:
+    """One row per name, top to bottom: ``(low, middle, high, values)`` drawn as a bar with its middle and the
+    single values as dots (an effect's interval and each seed's effect, say); ``marks`` are vertical lines."""
+    series = {
+        str(label): Series(x=floats(values), y=[float(low), float(middle), float(high)])
+        for label, (low, middle, high, values) in rows.items()
+    }
+    lines = {str(label): float(at) for label, at in (marks or {}).items()}
+    return Figure(name, "intervals", title, alt, x_label=x_label, series=series, marks=lines)
+
+
 def floats(values: Iterable[Any]) -> list[float]:
     """Plain floats of an array, a tensor or any iterable of numbers."""
     if hasattr(values, "detach"):

@@ -23,7 +23,7 @@ from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.order-blind",
-    title="Self-attention alone cannot tell reordered sentences apart",
+    title=("Self-attention over all word pairs cannot tell reordered sentences apart; with a decoder's mask it can"),
     statement=(
         "With no position information, each word receives the same self-attention output wherever it stands, so "
         "an order-free readout such as mean pooling gives the same result for '고양이가 쥐를 쫓았다', '쥐를 고양이가 "

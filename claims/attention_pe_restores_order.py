@@ -22,7 +22,7 @@ from checks.works import LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.pe-restores-order",
-    title="With positional encoding, reordering changes each word's attention output",
+    title=("With positional encoding, reordering changes attention outputs, but only slightly at initial weights"),
     statement=(
         "Add the sinusoidal encoding PE(pos) to each word's embedding. Then for distinct words and any reordering "
         "that moves some word, every word's self-attention output changes (by more than rounding), including "

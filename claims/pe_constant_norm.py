@@ -12,7 +12,7 @@ from checks.works import LESSON_002
 
 claim = Claim(
     id="pe.constant-norm",
-    title="Every PE vector has length √(d_model/2)",
+    title="Every PE vector has length √(d_model/2), for an even d_model only",
     statement=(
         "For every position pos, the sinusoidal vector PE(pos) has Euclidean norm √(d_model/2), "
         "because each (sin, cos) pair contributes sin² + cos² = 1."

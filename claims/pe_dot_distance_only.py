@@ -13,7 +13,7 @@ from checks.works import LESSON_001, LESSON_002
 SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 claim = Claim(
     id="pe.dot-distance-only",
-    title="The dot product of two PE vectors depends only on their distance",
+    title="The dot product of two PE vectors depends only on their distance, for an even d_model only",
     statement=(
         "For even d_model, PE(pos) · PE(pos + k) = Σ_{i=0}^{d_model/2−1} cos(ω_i k) for every pos: the right side "
         "contains no pos, and k and −k give the same value."

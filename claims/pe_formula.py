@@ -16,7 +16,7 @@ from checks.works import LESSON_000, LESSON_001, LESSON_002
 SECTION_001, SECTION_002 = "2. Sinusoidal Positional Encoding", "2. 사인·코사인 위치 인코딩"
 claim = Claim(
     id="pe.formula",
-    title="The sinusoidal formula, the numpy loop and the PyTorch class give the same matrix",
+    title="The formula, the numpy loop and the PyTorch class agree only for an even d_model within max_len",
     statement=(
         "Column 2i of PE holds sin(pos ω_i) and column 2i+1 holds cos(pos ω_i), one ω_i = 1/10000^(2i/d_model) per "
         "pair; document 000's numpy loop and PyTorch class compute this same matrix (even d_model, positions "

@@ -16,7 +16,7 @@ from checks.works import LESSON_000
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(
     id="pe.scale-comparable",
-    title="Position and word information have comparable scales when added",
+    title="Position and word vectors have comparable scales only if embedding entries are of order one",
     statement=(
         "‖PE(pos)‖ = √(d_model/2) at every position, so ‖PE‖/‖E‖ = 1/(√2·RMS(E)): an embedding with entries "
         "in [−1, 1] never outweighs PE (ratio ≥ 1/√2), and PE does not swamp the word only when the word's "

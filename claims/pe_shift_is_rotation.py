@@ -12,7 +12,7 @@ from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.shift-is-rotation",
-    title="A k-step shift is a rotation that does not depend on pos",
+    title="A k-step shift is a rotation that does not depend on pos, for an even d_model",
     statement=(
         "For every k there is a matrix M_k, block-diagonal with one 2×2 rotation "
         "[[cos ω_i k, sin ω_i k], [−sin ω_i k, cos ω_i k]] per pair i, such that "

@@ -12,7 +12,7 @@ from checks.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.unique-positions",
-    title="Every position gets its own vector",
+    title="Every position gets its own vector, except when formed in bfloat16 or float16",
     statement=(
         "For integers p ≠ q, PE(p) ≠ PE(q): already the first pair (ω_0 = 1) differs, since "
         "‖(sin p, cos p) − (sin q, cos q)‖² = 2 − 2cos(p − q) vanishes only when p − q ∈ 2πℤ, impossible for a "

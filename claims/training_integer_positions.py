@@ -12,7 +12,7 @@ TASKS = {"token at index 3": (token_at(3, 8, LENGTH), 8, 8), "order only": (whic
 
 claim = Claim(
     id="training.integer-positions-unstable",
-    title="Raw integer positions make training unstable",
+    title="Raw integer positions make training unstable on one of two tasks tried",
     statement=(
         "Adding the raw index pos = 0 … 11 to every embedding dimension makes training unstable: its largest "
         "gradient norm during training is at least twice that of the same model with the sinusoidal encoding, on two "

@@ -11,7 +11,7 @@ TASK = f"which_first (is token 0 before token 1?) trained at n = {TRAINED}, test
 
 rope = Claim(
     id="training.rope-length-generalization",
-    title="RoPE generalizes very well to longer inputs",
+    title="RoPE does not generalize to longer inputs here: a model trained at length 12 loses accuracy at 4×",
     statement=(
         f"A one-layer encoder with RoPE trained on an order task at n = {TRAINED} loses at most 0.05 of its held-out "
         "accuracy when tested at twice and at four times that length."

@@ -10,6 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from checks.coverage import CATEGORIES, Classified, Entry, Quoting, Sentence, classify
+from checks.verdicts import Verdict, most_severe
 
 DEFINITION = (
     "A sentence is a line of the document, cut again after '.', '!' or '?' when a space follows and no digit "
@@ -49,7 +50,9 @@ class Segment:
 
     @property
     def verdict(self) -> str:
-        return self.quotes[0].verdict if self.quotes else ""
+        """The most severe verdict of the claims quoting it (in-scope ones first): its colour."""
+        judged = [q.verdict for q in self.quotes if q.in_scope] or [q.verdict for q in self.quotes]
+        return most_severe({Verdict(v) for v in judged}) if judged else ""
 
     @property
     def state(self) -> str:

@@ -23,6 +23,7 @@ from checks.results import (
     Run,
     read_results,
 )
+from checks.results.records import DOCUMENT_CODE
 from checks.sources import documents
 from checks.verdicts import Verdict, most_severe
 
@@ -128,6 +129,17 @@ class ClaimView:
         return list(seen.values())
 
     @property
+    def document_code(self) -> list[str]:
+        """The documents' own code that failed or crashed in this claim's checks, each name once: shown beside
+        the verdict whatever it is, since a reader runs that code (it has no weight in the verdict)."""
+        failing = (
+            run.implementation
+            for _, run in self.runs
+            if run.implementation and run.implementation.startswith(DOCUMENT_CODE) and run.status in ("failed", "error")
+        )
+        return list(dict.fromkeys(failing))
+
+    @property
     def assumptions(self) -> list[str]:
         """What the claim's proofs take as given (``p.assume``)."""
         found = [a for shown in self.shown for a in getattr(shown.record, "assumptions", [])]
@@ -194,6 +206,26 @@ class Site:
 
     def claim(self, claim_id: str) -> ClaimView | None:
         return next((c for c in self.claims if c.id == claim_id), None)
+
+    @property
+    def in_reading_order(self) -> list[ClaimView]:
+        """The claims by id, each derived claim (a misconception) right after the first claim it derives from
+        that these results hold (where none does, in its own place)."""
+        held = {c.id for c in self.claims}
+        parent = {c.id: next((d for d in c.record.depends if d in held and d != c.id), None) for c in self.claims}
+        ordered: list[ClaimView] = []
+
+        def place(claim: ClaimView, seen: frozenset[str]) -> None:
+            ordered.append(claim)
+            for child in self.claims:
+                if parent[child.id] == claim.id and child.id not in seen:
+                    place(child, seen | {child.id})
+
+        for claim in self.claims:
+            if parent[claim.id] is None:
+                place(claim, frozenset({claim.id}))
+        placed = {c.id for c in ordered}
+        return ordered + [c for c in self.claims if c.id not in placed]  # a cycle of derivations: by id
 
 
 def slug(text: str) -> str:

@@ -180,6 +180,10 @@ def test_document_page_marks_each_quote_and_defines_coverage(site):
         assert f'id="q-{claim_id}-1"' in html
         assert f'href="../claims/{claim_id}.html"' in html
     assert re.search(r'<mark class="v-qualified"[^>]*>[^<]*위치와 상관없이', html)
+    errata_rows = re.findall(r'<tr id="erratum-([^"]+)">', html)
+    for claim_id in errata_rows:
+        assert f'<a class="qb why" href="#erratum-{claim_id}" lang="en">what is wrong</a>' in html, claim_id
+    assert errata_rows, "the fixture's qualified claims have errata rows to lead to"
     assert "Every sentence has one class" in html
 
 
@@ -326,3 +330,58 @@ def test_mutation_score_is_shown_when_the_folder_has_it(results, tmp_path):
     page = (tmp_path / "implementations.html").read_text(encoding="utf-8")
     assert "<strong>1 / 2</strong>" in page and "pe.formula / c" in page and "survived" in page
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_failure_of_the_documents_own_code_shows_beside_a_proved_verdict(tmp_path):
+    """pe.bounded is proved, yet the lesson's PyTorch class crashes at odd d_model: the verdict cell says so."""
+    from checks.evidence.check import CheckRun
+    from tests.records import claim_record
+
+    crashed = CheckRun(
+        "entries_within_one", "cpu", "float32", "failed", message="crash", implementation="document-torch"
+    )
+    crashed.reference = False
+    fine = CheckRun("entries_within_one", "cpu", "float32", "passed", implementation="reference-torch")
+    record = claim_record("a.proved", observed="proved", expected="proved", evidence=[crashed, fine])
+    plain = claim_record("b.proved", observed="proved", expected="proved", evidence=[fine])
+    write_results(tmp_path / "results.json", [record, plain], environment())
+    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None)
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert "document code fails: document-torch" in _row(index, "a.proved")
+    assert "document code fails" not in _row(index, "b.proved")
+    page = (tmp_path / "html" / "claims" / "a.proved.html").read_text(encoding="utf-8")
+    assert "but the document's own code fails it: document-torch" in page
+
+
+def test_a_derived_claim_is_listed_right_after_the_claim_it_derives_from(tmp_path):
+    from reports.model import load
+    from tests.records import claim_record
+
+    records = [
+        claim_record("a.parent"),
+        claim_record("b.other"),
+        claim_record("misconception.x", depends=["a.parent", "b.other"]),
+        claim_record("misconception.y", depends=["not.in.these.results"]),
+        claim_record("z.loop", depends=["z.loop2"]),
+        claim_record("z.loop2", depends=["z.loop"]),
+    ]
+    write_results(tmp_path / "results.json", records, environment())
+    site = load([tmp_path / "results.json"])
+    order = [c.id for c in site.in_reading_order]
+    assert order == ["a.parent", "misconception.x", "b.other", "misconception.y", "z.loop", "z.loop2"]
+    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None)
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr class="claim( derived)?[^"]*" id="row-([^"]+)"', index)
+    assert [name for _, name in rows] == order and rows[1] == (" derived", "misconception.x")
+
+
+def test_a_sentence_quoted_by_several_claims_takes_the_most_severe_in_scope_verdict():
+    """'…n−m만 남습니다' is quoted by a proved and two qualified claims: it is coloured qualified."""
+    quotes = [
+        documents.Quote("a.proved", "a", "proved", "q-a", "n−m만 남습니다", True),
+        documents.Quote("b.qualified", "b", "qualified", "q-b", "n−m만 남습니다", True),
+        documents.Quote("c.scope", "c", "out-of-scope", "q-c", "n−m만 남습니다", False),
+    ]
+    assert documents.Segment("n−m만 남습니다", quotes=quotes).verdict == "qualified"
+    assert documents.Segment("x", quotes=quotes[2:]).verdict == "out-of-scope"
+    assert documents.Segment("x").verdict == ""

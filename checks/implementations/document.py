@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from checks.implementations.document_code import numpy_table, run_torch_cases
+from checks.results.records import DOCUMENT_CODE
 
 TABLE_SIZES = (64, 256, 1024, 4096)
 """Tables are built at the smallest of these sizes that holds the positions asked for; none beyond the largest."""
@@ -82,7 +83,7 @@ def _table_size(positions: np.ndarray) -> int:
 class DocumentNumpy:
     """000's ``positional_encoding(max_len, d_model)`` (a Python loop in float64), cast with ``astype``."""
 
-    name = "document-numpy"
+    name = f"{DOCUMENT_CODE}numpy"
     backend = "numpy"
     min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
@@ -96,7 +97,7 @@ class DocumentNumpy:
 class DocumentTorch:
     """000's ``PositionalEncoding(d_model, max_len)``: its float32 ``pe`` buffer, cast as ``model.to`` would."""
 
-    name = "document-torch"
+    name = f"{DOCUMENT_CODE}torch"
     min_position, max_position = 0, TABLE_SIZES[-1] - 1
 
     def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> torch.Tensor:

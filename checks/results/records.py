@@ -17,6 +17,8 @@ from checks.sources import Citation, Quote
 from checks.verdicts import Verdict
 
 SCHEMA_VERSION = "theory-claims/results/4"
+DOCUMENT_CODE = "document-"
+"""The name prefix of the implementations that run the documents' own code (checks.implementations.document)."""
 """Written into every results file; a file of another version is refused, never half-read."""
 
 FindingKind = Literal["condition", "counterexample", "implementation"]
