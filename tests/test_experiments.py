@@ -154,7 +154,26 @@ def test_generated_sentences_read_whatever_the_arms_and_regimes_are_called():
     assert finding.text.startswith("“at the longer length” is not ahead of “at the training length” by ")
     mixed = [*refuted, RegimeDecision("tokens", [1.0], 1.0, 0.9, 1.1, "holds")]
     (finding,) = findings(design, mixed)
-    assert finding.text.startswith("holds only in “tokens”; fails in “order only”")
+    assert finding.text.startswith("holds only in “tokens” (1 of 2 regimes); fails in 1: order only: mean effect -1,")
+    behind = _design(regimes=["4L"], treatment="at 4L", control="at L", threshold=-0.05)
+    (finding,) = findings(behind, [RegimeDecision("4L", [-0.2], -0.2, -0.25, -0.13, "refuted")])
+    assert finding.text.startswith("“at 4L” falls behind “at L” by more than 0.05 in "), "not 'not ahead by -0.05'"
+
+
+def test_a_condition_over_many_regimes_gives_the_numbers_of_the_failing_ones_only():
+    """attention.training-speed's shape: 12 regimes; the finding names where it holds and what fails, not all 12."""
+    from checks.evidence.experiment import RegimeDecision
+
+    decisions = [RegimeDecision(f"n = {n}, GRU", [1.0], 1.0, 0.9, 1.1, "holds") for n in (64, 256, 1024, 4096)]
+    decisions += [RegimeDecision("n = 4096, LSTM", [-3.0], -3.0, -3.1, -2.9, "refuted")]
+    decisions += [RegimeDecision("n = 64, LSTM", [0.0], 0.0, -0.1, 0.1, "undecided")]
+    (finding,) = findings(_design(regimes=[d.regime for d in decisions], threshold=0.0), decisions)
+    assert finding.text.startswith(
+        "holds only in “n = 64, GRU”, “n = 256, GRU”, “n = 1024, GRU”, “n = 4096, GRU” (4 of"
+    )
+    assert "fails in 1: n = 4096, LSTM: mean effect -3," in finding.text
+    assert "mean effect 1," not in finding.text and finding.text.endswith("(the interval straddles 0).")
+    assert set(finding.data) == {d.regime for d in decisions}, "every regime's numbers stay in the data"
 
 
 def test_an_effect_in_log2_is_also_given_as_the_factor_it_stands_for():

@@ -291,7 +291,8 @@ def as_ratio(log2_effect: float) -> str:
 
 def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
     """The declared rule: refuted in a regime and holding in none → a counterexample (the regimes left undecided
-    are named); a mix of holding and other regimes → a condition; every regime holding → no finding."""
+    are named); a mix of holding and other regimes → a condition naming where it holds, and the numbers of the
+    regimes where it fails (every regime's are in the record and its decision table); all holding → no finding."""
     verdicts = {d.verdict for d in decisions}
 
     def shown(d: RegimeDecision) -> str:
@@ -303,19 +304,24 @@ def findings(design: Design, decisions: list[RegimeDecision]) -> list[Finding]:
     undecided = [f"“{d.regime}”" for d in decisions if d.verdict == "undecided"]
     refuted = [f"“{d.regime}”" for d in decisions if d.verdict == "refuted"]
     if refuted and not holding:
-        text = f"“{design.treatment}” is not ahead of “{design.control}” by {design.threshold:g} in {design.metric}"
+        arms = f"“{design.treatment}”", f"“{design.control}”"
+        text = (
+            f"{arms[0]} falls behind {arms[1]} by more than {-design.threshold:g} in {design.metric}"
+            if design.threshold < 0
+            else f"{arms[0]} is not ahead of {arms[1]} by {design.threshold:g} in {design.metric}"
+        )
         if undecided:
             left = ", ".join(undecided)
             text += f": fails in {', '.join(refuted)} and holds nowhere (undecided at this budget in {left})"
         return [Finding("counterexample", f"{text}: " + "; ".join(map(shown, decisions)), data)]
     if verdicts == {"holds"}:
         return []
-    parts = []
-    if holding:
-        parts.append(f"holds only in {', '.join(holding)}")
+    count = len(decisions)
+    parts = [f"holds only in {', '.join(holding)} ({len(holding)} of {count} regimes)"]
     if refuted:
-        parts.append(f"fails in {', '.join(refuted)}")
+        failing = [shown(d) for d in decisions if d.verdict == "refuted"]
+        parts.append(f"fails in {len(refuted)}: " + "; ".join(failing))
     if undecided:
         straddled = f"the interval straddles {design.threshold:.3g}"
         parts.append(f"undecided at this budget in {', '.join(undecided)} ({straddled})")
-    return [Finding("condition", "; ".join(parts) + ": " + "; ".join(map(shown, decisions)), data)]
+    return [Finding("condition", "; ".join(parts) + ".", data)]
