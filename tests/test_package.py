@@ -207,14 +207,9 @@ def test_the_wheel_holds_what_the_engine_and_the_report_read(installed):
         ).stdout.split()[0]
     ).parents[1]
     assert "site-packages" in str(site), site
-    for data in (
-        "checks/results/schema.json",
-        "checks/engine/templates/claim.py.txt",
-        "reports/templates/base.html.j2",
-        "reports/templates/evidence/proof.html.j2",
-        "reports/templates/style.css",
-    ):
-        assert (site / data).is_file(), data
+    templates = [path.relative_to(ROOT).as_posix() for path in (ROOT / "reports" / "templates").rglob("*.*")]
+    for data in ("checks/results/schema.json", "checks/engine/templates/claim.py.txt", *templates):
+        assert (site / data).is_file(), f"{data} is not in the installed package (pyproject's package-data)"
     assert (installed / "theory-claims").is_file()
 
 
