@@ -113,6 +113,20 @@ class PartialRope:
         return rotate(x, positions, x.shape[-1] // 2)
 
 
+class PairOfPairsRope:
+    """When the pair count d/2 is odd (d ≡ 2 mod 4), turns the pair left over after pairs of pairs by the square
+    of the position: a kernel that rotates pairs of pairs and indexes the remainder wrongly."""
+
+    name, pairing = "faulty-pair-of-pairs", "interleaved"
+
+    def rope(self, x, positions):
+        width = x.shape[-1]
+        if width % 4 != 2:
+            return rotate(x, positions)
+        rest = rotate(x[..., -2:], np.asarray(positions, dtype=np.float64) ** 2)
+        return torch.cat([rotate(x[..., :-2], positions), rest], dim=-1)
+
+
 class WrongDtypeSinusoidal:
     """Returns float64 whatever dtype is asked for."""
 
@@ -150,6 +164,7 @@ FAULTY = (
     MutatingRope,
     SmallHeadCrashRope,
     PartialRope,
+    PairOfPairsRope,
     WrongDtypeSinusoidal,
     StaleCacheSinusoidal,
 )

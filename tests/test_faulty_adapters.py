@@ -157,7 +157,24 @@ def test_a_crash_at_one_small_d_model_does_not_hide_the_other_sizes(runs):
     assert mine and all(r.status == "failed" for r in mine)
     for run in mine:
         assert "raised ZeroDivisionError" in run.message
-        assert "It fails for d_model = 2; holds for d_model 4 … " in run.message, run.message
+        assert "It fails for every d_model below 3 (tried: d_model = 2); holds at the other sizes drawn" in run.message
+
+
+def test_a_failure_at_some_sizes_is_stated_as_the_rule_that_separates_them(runs):
+    """Issue 30: not "it fails at every size tried (d_model = 2, 6, 10)" but the rule, d_model ≡ 2 (mod 4), with
+    the sizes on both sides and the verdict where it holds."""
+    _, after, _ = runs
+    mine = [r for r in after["rope.relative-score"].of(CheckRun) if r.implementation == "faulty-pair-of-pairs"]
+    failed = [r for r in mine if r.status == "failed"]
+    stated = [r for r in failed if "It fails for every d_model ≡ 2 (mod 4) (tried: d_model = " in r.message]
+    assert stated, [r.message for r in failed]
+    for run in stated:
+        held = re.search(r"holds at the other sizes drawn, d_model (\d+) … (\d+), over (\d+) examples", run.message)
+        assert held and int(held.group(3)) > 0, run.message
+    for run in failed:  # a rule is stated only once a run without its sizes held; else the sizes are listed
+        assert (
+            "It fails for every" in run.message or "It fails for d_model" in run.message or "every size" in run.message
+        )
 
 
 def test_the_wrong_dtype_is_said_in_every_low_precision_cell(runs):

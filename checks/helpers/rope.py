@@ -40,7 +40,7 @@ DEMO_Q, DEMO_KEY = np.array([1.0, 0.25]), np.array([0.5, 1.0])
 def _rope_width(draw: st.DrawFn, high: int) -> int:
     """An even d ≤ ``high``, inside the implementation's declared d_model when it declares one."""
     run = current_run()
-    if run is not None and (run.domain.min_d_model or run.domain.d_models or run.domain.excluded_d_models):
+    if run is not None and run.domain.restricts_d_model:
         return draw(d_models(even=True, low=2, high=high))
     return 2 * draw(st.integers(1, high // 2))
 

@@ -177,7 +177,7 @@ def d_models(draw: st.DrawFn, even: bool | None = True, low: int = 1, high: int 
     ``None`` both."""
     run = current_run()
     domain = run.domain if run else None
-    if domain is not None and (domain.min_d_model or domain.d_models or domain.excluded_d_models):
+    if domain is not None and domain.restricts_d_model:
         taken = [d for d in domain.d_model_values(low, high) if even is None or (d % 2 == 0) == even]
         if not taken:
             reject()

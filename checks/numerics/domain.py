@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
+from checks.numerics.size_rules import SizeRule
+
 
 class DomainError(ValueError):
     """An adapter's domain declaration is malformed (the message names the attribute)."""
@@ -33,6 +35,8 @@ class Domain:
     devices: tuple[str, ...] | None = None
     excluded_d_models: frozenset[int] = field(default=frozenset())
     """d_model values the engine set aside to look at the rest (an undeclared failure's sub-domain)."""
+    excluded_rule: SizeRule | None = None
+    """A rule whose sizes the engine set aside, to confirm that the check holds at every other size."""
 
     @classmethod
     def of(cls, adapter: Any) -> Domain:
@@ -50,11 +54,21 @@ class Domain:
         """This domain without ``d_models`` (the engine's sub-domain, not the adapter's declaration)."""
         return replace(self, excluded_d_models=self.excluded_d_models | frozenset(d_models))
 
+    def excluding_rule(self, rule: SizeRule) -> Domain:
+        """This domain without the sizes ``rule`` names (the engine's sub-domain, not the adapter's declaration)."""
+        return replace(self, excluded_rule=rule)
+
+    @property
+    def restricts_d_model(self) -> bool:
+        """Whether any d_model is left out (declared or set aside): strategies then draw from the values taken."""
+        return bool(self.min_d_model or self.d_models or self.excluded_d_models or self.excluded_rule)
+
     def takes_d_model(self, d_model: int) -> bool:
         return (
             (self.min_d_model is None or d_model >= self.min_d_model)
             and (self.d_models is None or d_model in self.d_models)
             and d_model not in self.excluded_d_models
+            and not (self.excluded_rule and self.excluded_rule.matches(d_model))
         )
 
     def takes_position(self, position: int) -> bool:
@@ -98,6 +112,8 @@ class Domain:
             parts.append(f"d_model in {_span(self.d_models)}")
         if self.excluded_d_models:
             parts.append(f"d_model ∉ {{{', '.join(map(str, sorted(self.excluded_d_models)))}}}")
+        if self.excluded_rule:
+            parts.append(f"not {self.excluded_rule.describe()}")
         if self.dtypes is not None:
             parts.append(f"dtypes {', '.join(self.dtypes)}")
         if self.devices is not None:

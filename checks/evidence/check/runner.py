@@ -24,6 +24,7 @@ from checks.implementations.registry import by_name, offering
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
+from checks.numerics.size_rules import separating
 
 
 def run_check(check: CheckSpec) -> list[CheckRun]:
@@ -209,13 +210,48 @@ def _sub_domain(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, firs
             return f"{run.message} (d_model = {_listed(failing)}: no other size inside its domain to try)"
         if attempt.failure is None:
             sizes = attempt.trial.impl.d_models_seen
-            return (
+            return _as_rule(check, run, xp, adapter, first, failing, sizes) or (
                 f"{run.message}. It fails for d_model = {_listed(failing)}; holds for d_model "
                 f"{min(sizes)} … {max(sizes)} over {scratch.examples} examples with those sizes set aside"
             )
     if len(failing) < 2:
         return run.message
-    return f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
+    return _as_rule(check, run, xp, adapter, first, failing, []) or (
+        f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
+    )
+
+
+RULE_TRIES = 4
+"""How many rules (checks.numerics.size_rules) are tried, each by a run with every size it names set aside."""
+
+
+def _as_rule(
+    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt, failing: list[int], holding: list[int]
+) -> str | None:
+    """The failure as the simplest rule separating the failing sizes from the holding ones, confirmed by a run
+    that sets aside every size the rule names and holds; None when no rule of the family is confirmed. A rule
+    that leaves nothing to draw (every even d_model, for a check that draws even sizes only) is passed over."""
+    failed, held, untestable = list(failing), list(holding), set()
+    for _ in range(RULE_TRIES):
+        rule = separating(failed, held, untestable)
+        if rule is None:
+            return None
+        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
+        attempt = _attempt(check, scratch, xp, adapter, first.trial.impl.domain.excluding_rule(rule), shrink=False)
+        seen = attempt.trial.impl.d_models_seen
+        if attempt.unsatisfiable or not seen:
+            untestable.add(rule)
+            continue
+        if attempt.failure is None:
+            return (
+                f"{run.message}. It fails for {rule.describe()} (tried: d_model = {_listed(sorted(failed))}); holds "
+                f"at the other sizes drawn, d_model {min(seen)} … {max(seen)}, over {scratch.examples} examples"
+            )
+        if seen[-1] in failed:
+            return None
+        failed.append(seen[-1])
+        held += [d for d in seen[:-1] if d not in failed]
+    return None
 
 
 def _listed(sizes: list[int]) -> str:
