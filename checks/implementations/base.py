@@ -30,6 +30,7 @@ import numpy as np
 import torch
 from hypothesis.errors import UnsatisfiedAssumption
 
+from checks.implementations.loading import EnvironmentProblem, loading_failure
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import (
@@ -156,6 +157,9 @@ class Implementation:
         try:
             result = getattr(self.adapter, method)(*args)
         except Exception as error:
+            loading = loading_failure(error)
+            if loading:
+                raise EnvironmentProblem(f"{self.name}: {loading}") from error
             raise self._failure(method, args, f"raised {type(error).__name__}: {error}") from error
         changed = [i for i, (arg, kept) in enumerate(zip(args, before, strict=True)) if not _same(arg, kept)]
         if changed:

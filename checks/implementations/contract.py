@@ -26,6 +26,7 @@ from checks.implementations.base import (
     unsupported,
 )
 from checks.implementations.fingerprint import probe_d_model, rope_fingerprint, sinusoidal_fingerprint, variants
+from checks.implementations.loading import EnvironmentProblem
 from checks.numerics.backends import BACKENDS
 from checks.numerics.capabilities import capabilities
 from checks.numerics.devices import available_devices
@@ -61,6 +62,11 @@ def checked(adapter: Any) -> ImplementationRecord:
     if key not in _CHECKED:
         _CHECKED[key] = (adapter, check_implementation(adapter))
     return _CHECKED[key][1]
+
+
+def environment_problem(adapter: Any) -> str | None:
+    """Why the adapter cannot run here that only calling it showed (a package that cannot be loaded); None else."""
+    return checked(adapter).missing or None
 
 
 def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None:
@@ -111,6 +117,9 @@ def check_implementation(adapter: Any) -> ImplementationRecord:
     for capability in record.capabilities:
         try:
             _check_capability(adapter, domain, capability, record)
+        except EnvironmentProblem as problem:  # not the adapter's fault: its cells are skipped with this reason
+            record.missing, record.contract, record.fingerprints, record.variants = str(problem), [], {}, []
+            break
         except Exception as error:  # an adapter's oddity that slipped past Implementation: its finding, not a crash
             text = f"the contract checks could not finish: {type(error).__name__}: {error}"
             record.contract.append(ContractFinding(capability, "call", text))

@@ -19,7 +19,7 @@ from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
 from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
-from checks.implementations.contract import breach
+from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
@@ -43,6 +43,7 @@ def run_check(check: CheckSpec) -> list[CheckRun]:
                     or backend.unsupported(device, dtype)
                     or unsupported(adapter, device, dtype)
                     or domain.refuses_run(device, dtype)
+                    or (None if run.reference else environment_problem(adapter))
                 )
                 broken = (
                     None if reason or run.reference or not check.uses else breach(adapter, check.uses, device, dtype)
