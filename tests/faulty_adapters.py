@@ -153,6 +153,16 @@ class StaleCacheSinusoidal:
         return self.cached.to(wanted)
 
 
+class StaleDtypeSinusoidal(StaleCacheSinusoidal):
+    """The same cache, returned as it was kept: the same call in another dtype gets the earlier call's dtype."""
+
+    name = "faulty-stale-dtype"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        super().sinusoidal(positions, d_model, dtype, device)
+        return self.cached
+
+
 FAULTY = (
     RaisesRope,
     WrongShapeRope,
@@ -167,4 +177,5 @@ FAULTY = (
     PairOfPairsRope,
     WrongDtypeSinusoidal,
     StaleCacheSinusoidal,
+    StaleDtypeSinusoidal,
 )

@@ -45,6 +45,7 @@ CONTRACT = {
     "faulty-small-head": ("call", "Tensor 300×2 on cpu, positions: 300 positions 0 … 299) raised ZeroDivisionError"),
     "faulty-wrong-dtype": ("call", "returned float64 for float16"),
     "faulty-stale-cache": ("repeatable", "output depends on earlier calls"),
+    "faulty-stale-dtype": ("call", "for float16: the dtype of an earlier call (d_model = "),
 }
 BROKEN_CALLS = ("faulty-raises", "faulty-wrong-shape", "faulty-nan", "faulty-none", "faulty-list", "faulty-numpy")
 
@@ -217,3 +218,13 @@ def test_a_module_or_constructor_that_raises_is_one_usage_error(pytester, monkey
         text = outcome.stderr.str()
         assert f"--impl {spec!r}: {said}" in text
         assert "INTERNALERROR" not in text + outcome.stdout.str() and "Traceback" not in text
+
+
+def test_a_stale_answer_names_the_earlier_call_it_came_from(runs):
+    """Issue 30: not only "returned bfloat16 for float16" or "differs from its first answer", but which earlier
+    call the answer is (a cache keyed without the dtype)."""
+    _, _, checked = runs
+    dtype = [f.text for f in checked["faulty-stale-dtype"].contract if f.check == "call" and "earlier call" in f.text]
+    assert dtype and all("the answer depends on earlier calls (a kept result)" in text for text in dtype), dtype
+    values = [f.text for f in checked["faulty-stale-cache"].contract if f.check == "repeatable"]
+    assert values and all("; its first answer is that of an earlier call (d_model = 64, " in text for text in values)

@@ -10,6 +10,7 @@ compared with what the adapter declares.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -174,17 +175,45 @@ class _Session:
 
     def __init__(self, call: Call, capability: str, record: ImplementationRecord) -> None:
         self.call, self.capability, self.record = call, capability, record
+        self.answers: list[tuple[str, str, np.ndarray]] = []
+        """Every answer so far, in order: (its dtype, the call in words, its output as float64)."""
 
     def attempt(self, implementation: Implementation, d_model: int, length: int = LENGTH) -> np.ndarray | None:
         """The call's output as float64; None when it broke the contract (a finding) or fell outside the domain."""
         self.record.checked += 1
+        xp = implementation.xp
         try:
-            return implementation.xp.to_float64(self.call(implementation, d_model, length))
+            found = xp.to_float64(self.call(implementation, d_model, length))
         except OutsideDomain:
             return None
         except ImplementationFailure as failure:
-            self._find(implementation, d_model, "call", str(failure))
+            self._find(implementation, d_model, "call", str(failure) + self._earlier_dtype(str(failure), xp.dtype))
             return None
+        self.answers.append((xp.dtype, f"d_model = {d_model}, {xp.dtype}, {xp.device}, {length} positions", found))
+        return found
+
+    def _earlier_dtype(self, problem: str, asked: str) -> str:
+        """Why a result came back in the wrong dtype, when it is the dtype of an earlier call of this session."""
+        earlier = [label for dtype, label, _ in self.answers if dtype != asked and f"returned {dtype} for " in problem]
+        if not earlier:
+            return ""
+        return f": the dtype of an earlier call ({earlier[-1]}): the answer depends on earlier calls (a kept result)"
+
+    def _source(self, again: np.ndarray, first: np.ndarray, dtype: str) -> str:
+        """Which earlier call in another dtype an answer came from: the first answer or the second, whichever
+        lies ten times nearer such a call's answer than to the other of the two."""
+        gap = float(np.nanmax(np.abs(again - first))) if again.shape == first.shape else math.inf
+        for which, answer in (("its first answer", first), ("the second answer", again)):
+            matches = [
+                (float(np.nanmax(np.abs(answer - found))), label)
+                for other, label, found in self.answers
+                if other != dtype and found.shape == answer.shape
+            ]
+            closest = min(matches, default=None)
+            if closest is not None and closest[0] * 10 < gap:
+                near = "exactly" if closest[0] == 0 else f"within {closest[0]:.3g}"
+                return f"; {which} is that of an earlier call ({closest[1]}, {near}): a kept result"
+        return ""
 
     def repeatable(self, bound: list[Implementation], size: int, other: int) -> None:
         """Each call once per dtype, coarsest first; then again, finest first, each after a call of the other size
@@ -205,7 +234,8 @@ class _Session:
                     "repeatable",
                     f"output depends on earlier calls: the same {self.record.name}.{self.capability} call (d_model = "
                     f"{size}, {implementation.xp.dtype}, {implementation.xp.device}) differs by {difference:.3g} from "
-                    "its first answer, after calls in other dtypes and sizes",
+                    "its first answer, after calls in other dtypes and sizes"
+                    + self._source(again, earlier, implementation.xp.dtype),
                 )
 
     def _find(self, implementation: Implementation, d_model: int, check: str, text: str) -> None:
