@@ -163,6 +163,19 @@ class StaleDtypeSinusoidal(StaleCacheSinusoidal):
         return self.cached
 
 
+class SharedRowsSinusoidal:
+    """Builds the table over the distinct positions and scatters it back by first occurrence: a row whose position
+    came earlier in the call gets zeros (a dedup that forgot the repeats)."""
+
+    name = "faulty-shared-rows"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        distinct, first = np.unique(positions, return_index=True)
+        rows = torch.zeros(len(positions), d_model, dtype=getattr(torch, dtype))
+        rows[torch.as_tensor(first)] = table(distinct, d_model, getattr(torch, dtype))
+        return rows
+
+
 FAULTY = (
     RaisesRope,
     WrongShapeRope,
@@ -178,4 +191,5 @@ FAULTY = (
     WrongDtypeSinusoidal,
     StaleCacheSinusoidal,
     StaleDtypeSinusoidal,
+    SharedRowsSinusoidal,
 )

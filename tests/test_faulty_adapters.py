@@ -45,6 +45,7 @@ CONTRACT = {
     "faulty-small-head": ("call", "Tensor 300×2 on cpu, positions: 300 positions 0 … 299) raised ZeroDivisionError"),
     "faulty-wrong-dtype": ("call", "returned float64 for float16"),
     "faulty-stale-cache": ("repeatable", "output depends on earlier calls"),
+    "faulty-shared-rows": ("repeated", "rows that share a position get another answer than that position alone: row 1"),
     "faulty-stale-dtype": ("call", "for float16: the dtype of an earlier call (d_model = "),
 }
 BROKEN_CALLS = ("faulty-raises", "faulty-wrong-shape", "faulty-nan", "faulty-none", "faulty-list", "faulty-numpy")

@@ -33,7 +33,7 @@ from checks.numerics.capabilities import capabilities
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.pairing import INTERLEAVED
-from checks.numerics.tolerances import FLOATS
+from checks.numerics.tolerances import FLOATS, tolerance
 from checks.results.records import ContractFinding, ImplementationRecord
 
 Call = Callable[[Implementation, int, int], Any]
@@ -151,6 +151,8 @@ def _check_capability(adapter: Any, domain: Domain, capability: str, record: Imp
         session.repeatable(bound, *sizes[:2])
         for implementation in bound:
             session.attempt(implementation, sizes[2])
+            if capability in REPEATED_CALLS:
+                session.shared_positions(implementation, sizes[0])
     if capability in FINGERPRINTS:
         _fingerprint(adapter, domain, capability, record)
 
@@ -238,6 +240,30 @@ class _Session:
                     + self._source(again, earlier, implementation.xp.dtype),
                 )
 
+    def shared_positions(self, implementation: Implementation, d_model: int) -> None:
+        """A call whose rows share positions answers each row as the call with every position once does (an
+        adapter that drops or merges the rows of a repeated position does not)."""
+        xp = implementation.xp
+        self.record.checked += 1
+        try:
+            once, shared = (
+                xp.to_float64(answer) for answer in REPEATED_CALLS[self.capability](implementation, d_model)
+            )
+        except (OutsideDomain, ImplementationFailure):
+            return  # outside its domain, or a call failure the other calls find
+        allowed = tolerance(xp.dtype).at(1.0)
+        wrong = [n for n, row in enumerate(shared) if not np.allclose(row, once[SHARED[n]], rtol=0, atol=allowed)]
+        if wrong:
+            n = wrong[0]
+            self._find(
+                implementation,
+                d_model,
+                "repeated",
+                f"rows that share a position get another answer than that position alone: row {n} (position "
+                f"{SHARED_POSITIONS[n]}) of a call with positions {list(SHARED_POSITIONS)} differs by "
+                f"{float(np.max(np.abs(shared[n] - once[SHARED[n]]))):.3g} ({len(wrong)} of {len(shared)} rows)",
+            )
+
     def _find(self, implementation: Implementation, d_model: int, check: str, text: str) -> None:
         xp = implementation.xp
         self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, d_model))
@@ -269,6 +295,27 @@ def attention_call(implementation: Implementation, d_model: int, length: int) ->
     return implementation.attention(*(implementation.xp.array(a) for a in (x, *weights)))
 
 
+SHARED_POSITIONS = (5, 5, 0, 9, 9, 9, 2, 5)
+"""Positions of a call whose rows share positions; SHARED[n] is row n's row in the call with 0 … 9 once."""
+SHARED = np.array(SHARED_POSITIONS)
+
+
+def sinusoidal_repeated(implementation: Implementation, d_model: int) -> tuple[Any, Any]:
+    return (
+        implementation.sinusoidal_as_given(np.arange(10), d_model),
+        implementation.sinusoidal_as_given(SHARED, d_model),
+    )
+
+
+def rope_repeated(implementation: Implementation, d_model: int) -> tuple[Any, Any]:
+    x = np.random.default_rng(SEED).uniform(-1.0, 1.0, (10, d_model))
+    return (
+        implementation.rope(implementation.xp.array(x), np.arange(10)),
+        implementation.rope(implementation.xp.array(x[SHARED]), SHARED),
+    )
+
+
+REPEATED_CALLS = {"sinusoidal": sinusoidal_repeated, "rope": rope_repeated}
 sinusoidal_call.__name__, rope_call.__name__, attention_call.__name__ = "sinusoidal", "rope", "attention"
 CALLS: dict[str, Call] = {"sinusoidal": sinusoidal_call, "rope": rope_call, "attention": attention_call}
 FINGERPRINTS = {"rope": (rope_fingerprint, "pairing"), "sinusoidal": (sinusoidal_fingerprint, "layout")}

@@ -225,8 +225,8 @@ class ContractFinding:
 
     capability: str
     check: str
-    """What was checked: "call" (type, shape, dtype, device, finite, input unchanged), "repeatable", "declared",
-    "fingerprint"."""
+    """What was checked: "call" (type, shape, dtype, device, finite, input unchanged), "repeatable", "repeated"
+    (rows sharing a position), "declared", "fingerprint"."""
     text: str
     device: str = ""
     dtype: str = ""
