@@ -176,6 +176,27 @@ class SharedRowsSinusoidal:
         return rows
 
 
+class ScaledByWidthAttention:
+    """Divides the scores by √d_model instead of √d_k (they are equal only when d_k = d_model)."""
+
+    name = "faulty-scaled-by-width"
+
+    def attention(self, x, w_q, w_k, w_v):
+        scores = (x @ w_q) @ (x @ w_k).T / x.shape[-1] ** 0.5
+        return torch.softmax(scores, dim=-1) @ (x @ w_v)
+
+
+class NaiveSoftmaxAttention:
+    """exp(scores) / Σ exp(scores) in the input's dtype, without subtracting the row's maximum first."""
+
+    name = "faulty-naive-softmax"
+
+    def attention(self, x, w_q, w_k, w_v):
+        scores = (x @ w_q) @ (x @ w_k).T / w_k.shape[-1] ** 0.5
+        weights = torch.exp(scores)
+        return (weights / weights.sum(dim=-1, keepdim=True)) @ (x @ w_v)
+
+
 FAULTY = (
     RaisesRope,
     WrongShapeRope,
@@ -192,4 +213,6 @@ FAULTY = (
     StaleCacheSinusoidal,
     StaleDtypeSinusoidal,
     SharedRowsSinusoidal,
+    ScaledByWidthAttention,
+    NaiveSoftmaxAttention,
 )

@@ -45,6 +45,8 @@ CONTRACT = {
     "faulty-small-head": ("call", "Tensor 300×2 on cpu, positions: 300 positions 0 … 299) raised ZeroDivisionError"),
     "faulty-wrong-dtype": ("call", "returned float64 for float16"),
     "faulty-stale-cache": ("repeatable", "output depends on earlier calls"),
+    "faulty-scaled-by-width": ("values", "d_model 8, d_k 4, d_v 6: differs from the float64 reference by "),
+    "faulty-naive-softmax": ("values", "scores up to about 25 (exp overflows float16 without the row maximum"),
     "faulty-shared-rows": ("repeated", "rows that share a position get another answer than that position alone: row 1"),
     "faulty-stale-dtype": ("call", "for float16: the dtype of an earlier call (d_model = "),
 }

@@ -153,6 +153,8 @@ def _check_capability(adapter: Any, domain: Domain, capability: str, record: Imp
             session.attempt(implementation, sizes[2])
             if capability in REPEATED_CALLS:
                 session.shared_positions(implementation, sizes[0])
+            if capability == "attention":
+                session.attention_values(implementation)
     if capability in FINGERPRINTS:
         _fingerprint(adapter, domain, capability, record)
 
@@ -264,6 +266,37 @@ class _Session:
                 f"{float(np.max(np.abs(shared[n] - once[SHARED[n]]))):.3g} ({len(wrong)} of {len(shared)} rows)",
             )
 
+    def attention_values(self, implementation: Implementation) -> None:
+        """Attention against the float64 reference where the other calls cannot tell: d_k and d_v ≠ d_model (a
+        scale by √d_model instead of √d_k), and scores large enough that exp overflows float16 without the row's
+        maximum subtracted first; within the dtype's rtol times the first-order rounding bound."""
+        from checks.helpers.attention import rounding_scale, self_attention
+        from checks.numerics.backends import NumpyBackend
+
+        xp = implementation.xp
+        for case, (x, *weights) in ATTENTION_CASES.items():
+            self.record.checked += 1
+            given = [xp.array(a) for a in (x, *weights)]
+            try:
+                found = xp.to_float64(implementation.attention(*given))
+            except OutsideDomain:
+                continue
+            except ImplementationFailure as failure:  # a non-finite output, say: the overflow this case looks for
+                self._find(implementation, x.shape[1], "values", f"{case}: {failure}")
+                continue
+            rounded = [xp.to_float64(a) for a in given]
+            expected = xp.to_float64(self_attention(NumpyBackend("float64"), *rounded))
+            allowed = tolerance(xp.dtype).atol + tolerance(xp.dtype).rtol * rounding_scale(xp.dtype, *rounded)
+            error = float(np.max(np.abs(found - expected)))
+            if not error <= allowed:
+                self._find(
+                    implementation,
+                    x.shape[1],
+                    "values",
+                    f"{case}: differs from the float64 reference by {error:.3g}, beyond the {allowed:.3g} rounding "
+                    f"allows in {xp.dtype}",
+                )
+
     def _find(self, implementation: Implementation, d_model: int, check: str, text: str) -> None:
         xp = implementation.xp
         self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, d_model))
@@ -313,6 +346,22 @@ def rope_repeated(implementation: Implementation, d_model: int) -> tuple[Any, An
         implementation.rope(implementation.xp.array(x), np.arange(10)),
         implementation.rope(implementation.xp.array(x[SHARED]), SHARED),
     )
+
+
+def _attention_inputs(tokens: int, d_model: int, d_k: int, d_v: int, score_scale: float) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(SEED)
+    x = rng.uniform(-1.0, 1.0, (tokens, d_model))
+    w_q, w_k = (score_scale * rng.uniform(-1.0, 1.0, (d_model, d_k)) for _ in range(2))
+    return x, w_q, w_k, rng.uniform(-1.0, 1.0, (d_model, d_v))
+
+
+ATTENTION_CASES = {
+    "d_model 8, d_k 4, d_v 6": _attention_inputs(5, 8, 4, 6, 1.0),
+    "scores up to about 25 (exp overflows float16 without the row maximum subtracted)": _attention_inputs(
+        5, 8, 4, 6, 3.7
+    ),
+}
+"""Inputs (x, W_Q, W_K, W_V) the attention contract compares with the float64 reference."""
 
 
 REPEATED_CALLS = {"sinusoidal": sinusoidal_repeated, "rope": rope_repeated}

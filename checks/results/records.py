@@ -226,7 +226,7 @@ class ContractFinding:
     capability: str
     check: str
     """What was checked: "call" (type, shape, dtype, device, finite, input unchanged), "repeatable", "repeated"
-    (rows sharing a position), "declared", "fingerprint"."""
+    (rows sharing a position), "values" (against the float64 reference), "declared", "fingerprint"."""
     text: str
     device: str = ""
     dtype: str = ""
