@@ -124,19 +124,20 @@ class ExperimentRecord(EvidenceRecord):
     def effect_figure(self) -> Figure | None:
         """What the decision is about: per regime, the effect's mean and 95 % interval, each seed's effect and the
         threshold the interval must clear."""
-        rows = {r.regime: Series(x=list(r.effects), y=[r.low, r.mean, r.high]) for r in self.decisions}
+        from checks.figures import intervals
+
+        rows = {r.regime: (r.low, r.mean, r.high, r.effects) for r in self.decisions}
         if not rows:
             return None
         design = self.design
-        return Figure(
+        return intervals(
             "effect",
-            "intervals",
             f"Advantage of “{design.treatment}” over “{design.control}” per regime, against the threshold",
             f"For each regime, the mean advantage (large dot), its 95 % interval (bar) and each seed's advantage "
             f"(small dots), in {design.metric}; the dashed line is the threshold {design.threshold:g}: an interval "
             "wholly right of it holds, wholly left of it refutes, across it is undecided.",
+            rows,
             x_label=f"advantage of “{design.treatment}” over “{design.control}”",
-            series=rows,
             marks={f"threshold {design.threshold:g}": design.threshold},
         )
 

@@ -264,8 +264,9 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
     magnitude = np.abs(x)
     q_bar, k_bar, v_bar = magnitude @ np.abs(w_q), magnitude @ np.abs(w_k), magnitude @ np.abs(w_v)
     v = x @ w_v
-    scores = (x @ w_q) @ (x @ w_k).T / math.sqrt(width)
-    s_bar = float(np.max(q_bar @ k_bar.T)) / math.sqrt(width)
+    scale = math.sqrt(w_k.shape[-1])  # √d_k, which is √d_model where the two are equal
+    scores = (x @ w_q) @ (x @ w_k).T / scale
+    s_bar = float(np.max(q_bar @ k_bar.T)) / scale
     v_max = float(np.max(np.abs(v)))
     score_error = 3 * acc_d * s_bar + 3 * float(np.max(np.abs(scores)))
     return acc_d * float(np.max(v_bar)) + 2 * v_max * score_error + (2 + 2 * acc_n) * v_max
