@@ -17,6 +17,7 @@ from checks.results.compare import compare
 from checks.results.files import write_json, write_text
 from reports import documents, errata, formatting, glossary, mathml, search, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
+from reports.precision import precision_views
 
 COVERAGE = "coverage.json"
 """Every sentence of every document with its class, written beside the pages (checks.coverage)."""
@@ -109,6 +110,7 @@ def build_site(
         matrix=matrix,
         contract=contract,
         checked=site.implementations,
+        precision=precision_views(site),
         mutants=mutants,
         unreadable=unreadable,
         **common,

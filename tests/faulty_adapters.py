@@ -197,6 +197,52 @@ class NaiveSoftmaxAttention:
         return (weights / weights.sum(dim=-1, keepdim=True)) @ (x @ w_v)
 
 
+class InDtypeTableSinusoidal:
+    """Forms positions and angles in the compute dtype (as x-transformers' sinusoidal layer does): in bfloat16 two
+    neighbouring positions past 256 round to one, in float16 positions from 65520 round to inf."""
+
+    name = "faulty-in-dtype-table"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        return table(positions, d_model, getattr(torch, dtype))
+
+
+class Bfloat16AnglesRope:
+    """Forms positions and angles in bfloat16 whatever dtype it is asked for (then cos and sin in float64)."""
+
+    name, pairing = "faulty-bfloat16-angles", "interleaved"
+
+    def rope(self, x, positions):
+        d_model = x.shape[-1]
+        inverse = (1.0 / (10000.0 ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model))).bfloat16()
+        angles = (torch.as_tensor(positions, dtype=torch.bfloat16)[:, None] * inverse[None, :]).double()
+        cos, sin = (f(angles).to(x.dtype) for f in (torch.cos, torch.sin))
+        even, odd = x[..., 0::2], x[..., 1::2]
+        return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).flatten(-2)
+
+
+class RoundedCosSinRope:
+    """Rounds cos and sin to the input's dtype, then multiplies and adds in it: several roundings per value."""
+
+    name, pairing = "faulty-rounded-cos-sin", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x, positions)
+
+
+class RoundOnceRope:
+    """Not faulty: the whole rotation in float64, rounded once to the input's dtype (what the one above is not)."""
+
+    name, pairing = "round-once-rope", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x.double(), positions).to(x.dtype)
+
+
+PRECISION = (InDtypeTableSinusoidal, Bfloat16AnglesRope, RoundedCosSinRope, RoundOnceRope)
+"""Adapters whose fingerprints per dtype tell them apart (tests/test_dtype_fingerprints.py)."""
+
+
 FAULTY = (
     RaisesRope,
     WrongShapeRope,

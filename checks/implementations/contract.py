@@ -26,6 +26,12 @@ from checks.implementations.base import (
     missing,
     unsupported,
 )
+from checks.implementations.dtype_fingerprint import (
+    Measured,
+    differences,
+    dtype_fingerprints,
+    reference_fingerprints,
+)
 from checks.implementations.fingerprint import probe_d_model, rope_fingerprint, sinusoidal_fingerprint, variants
 from checks.implementations.loading import EnvironmentProblem
 from checks.numerics.backends import BACKENDS
@@ -380,3 +386,29 @@ def _fingerprint(adapter: Any, domain: Domain, capability: str, record: Implemen
     notes, broken = variants(capability, found, getattr(adapter, attribute, INTERLEAVED))
     record.variants += [f"{capability}: {note}" for note in notes]
     record.contract += [ContractFinding(capability, "declared", text) for text in broken]
+    _per_dtype(adapter, domain, capability, found, record)
+
+
+def _per_dtype(
+    adapter: Any, domain: Domain, capability: str, found: dict[str, Any], record: ImplementationRecord
+) -> None:
+    """The fingerprint in every dtype it runs in on the CPU; each difference from the reference's a variant, and
+    an error past the claims' tolerance up to the dtype's position limit a "values" finding."""
+    dtypes = [dtype for dtype in PRECISION_ORDER if _runs(adapter, domain, "cpu", dtype)]
+    found_per_dtype = dtype_fingerprints(adapter, domain, capability, found, dtypes)
+    measured = [m for m in found_per_dtype if isinstance(m, Measured)]
+    record.contract += [
+        ContractFinding(capability, "values", text) for text in found_per_dtype if isinstance(text, str)
+    ]
+    record.precision += [m.fingerprint for m in measured]
+    for m in measured:
+        if m.over_limit:
+            where = ("cpu", m.fingerprint.dtype, m.fingerprint.d_model)
+            record.contract.append(ContractFinding(capability, "values", m.over_limit, *where))
+    if record.reference or not measured:
+        return
+    size = measured[0].fingerprint.d_model
+    references = {r.dtype: r for r in reference_fingerprints(record.backend, domain, capability, size, dtypes)}
+    for mine in (m.fingerprint for m in measured):
+        difference = differences(mine, references[mine.dtype]) if mine.dtype in references else ""
+        record.variants += [difference] if difference else []

@@ -155,7 +155,7 @@ def rope_fingerprint(adapter: Any, domain: Domain) -> dict[str, JSON]:
     image = _rope(bound, np.eye(d_model), 1)
     first = order[0:rotated:2]
     measured = np.arctan2(image[first, order[1:rotated:2]], image[first, first])
-    base, scale, residual = _fit(measured, rotated)
+    base, scale, residual = fit_angles(measured, rotated)
     documents = math.isclose(base, BASE, rel_tol=SAME) and math.isclose(scale, 1.0, rel_tol=SAME)
     frequencies = (
         _document_frequencies(rotated) if documents else scale * base ** (-np.arange(len(first)) * 2 / rotated)
@@ -187,7 +187,7 @@ def sinusoidal_fingerprint(adapter: Any, domain: Domain) -> dict[str, JSON]:
         return {"d_model": d_model, "layout": layout}
     amplitude = float(np.mean(rows[0][cosines]))
     measured = np.arcsin(np.clip(rows[1][sines] / amplitude, -1.0, 1.0))
-    base, scale, residual = _fit(measured, d_model)
+    base, scale, residual = fit_angles(measured, d_model)
     documents = math.isclose(base, BASE, rel_tol=SAME) and math.isclose(scale, 1.0, rel_tol=SAME)
     frequencies = (
         _document_frequencies(d_model) if documents else scale * base ** (-np.arange(len(sines)) * 2 / d_model)
@@ -275,7 +275,7 @@ def _far_positions(domain: Domain) -> np.ndarray:
     return np.arange(max(top - 15, domain.min_position or 0), top + 1)
 
 
-def _fit(angles: np.ndarray, d_model: int) -> tuple[float, float, float]:
+def fit_angles(angles: np.ndarray, d_model: int) -> tuple[float, float, float]:
     """Fit ω_i = s · base^(−2i/d) to measured angles (log-linear least squares): base, s, max |log residual|."""
     if len(angles) == 1 or not np.all(angles > 0):
         return BASE, float(angles[0]) if len(angles) else 1.0, 0.0

@@ -7,6 +7,7 @@ from checks.results.files import ResultsError, read_mutation_results, read_resul
 from checks.results.records import (
     SCHEMA_VERSION,
     ClaimRecord,
+    DtypeFingerprint,
     Environment,
     EvidenceRecord,
     Figure,
@@ -20,6 +21,7 @@ from checks.results.records import (
 __all__ = [
     "SCHEMA_VERSION",
     "ClaimRecord",
+    "DtypeFingerprint",
     "Environment",
     "EvidenceRecord",
     "Figure",

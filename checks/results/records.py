@@ -235,6 +235,30 @@ class ContractFinding:
 
 
 @dataclass
+class DtypeFingerprint:
+    """What an implementation computes in one dtype, against the float64 reference
+    (checks.implementations.dtype_fingerprint)."""
+
+    capability: str
+    dtype: str
+    d_model: int
+    formed_in: str
+    """The dtype its positions and angles are formed in, read off how its error grows with the position."""
+    base: float
+    """The base fitted from its own values at position 1 in this dtype (nan when position 1 is outside its domain)."""
+    duplicate_rows: list[int]
+    """The first two distinct positions with identical rows ([] none)."""
+    first_past_tolerance: int | None
+    tolerance: float
+    """The dtype's tolerance for values of this size, which ``first_past_tolerance`` is the first error past."""
+    first_non_finite: int | None
+    rounding: float
+    """The largest error at positions 0 … 8 in units of the dtype's unit roundoff (one rounding: at most 1)."""
+    envelope: list[list[float]]
+    """[[2^k, the largest error at positions up to 2^k and past the previous power]]."""
+
+
+@dataclass
 class ImplementationRecord:
     """One registered implementation, checked before the claims: its contract, its domain, its fingerprint."""
 
@@ -255,6 +279,8 @@ class ImplementationRecord:
     variants: list[str]
     """Where what it computes differs from the documents' formula without breaking the contract."""
     seconds: float
+    precision: list[DtypeFingerprint] = field(default_factory=list)
+    """Per capability and dtype it runs in on the CPU, its fingerprint against the float64 reference."""
 
 
 @dataclass
