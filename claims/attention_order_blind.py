@@ -95,7 +95,7 @@ def _(p):
 
 
 @claim.check(batched=True)
-@given(batch=sentence_batches())
+@given(batch=sentence_batches(varied=True))
 @example(batch=as_batch([Sentence(d=2, words=(0,), order=(0,), seed=19953)]))
 @single_threaded()
 def reorderings_look_alike(t, batch):

@@ -105,9 +105,10 @@ def formula_table(rows: int | list[int], d: int) -> np.ndarray:
 
 
 @claim.check(uses="sinusoidal", batched=True)
-@given(pos=position_batches(), d=d_models(even=True, high=128))
+@given(pos=position_batches(), d=d_models(even=None, high=128))
 def implementation_is_formula(t, pos, d):
-    """Each implementation's sinusoidal rows, in the dtype, match the formula written column by column."""
+    """Each implementation's sinusoidal rows, in the dtype, match the formula written column by column, at every
+    d_model from 1 (an odd one's last column a lone sine, as document 000's code writes it)."""
     t.close_pe(t.impl.sinusoidal(pos, d), formula_table(pos, d), pos, label="PE(pos)")
 
 

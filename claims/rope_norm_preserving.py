@@ -14,7 +14,8 @@ claim = Claim(
     title="RoPE keeps the lengths of q and k",
     statement=(
         "Rotating each 2-dimensional pair of the query and key by an angle proportional to the position is a "
-        "rotation: R(φ)ᵀR(φ) = I for one pair, so ‖R(mθ)q‖ = ‖q‖ and ‖R(nθ)k‖ = ‖k‖ for every position and d."
+        "rotation: R(φ)ᵀR(φ) = I for one pair, so ‖R(mθ)q‖ = ‖q‖ and ‖R(nθ)k‖ = ‖k‖ for every position and d "
+        "(an odd d's last dimension, which has no partner, is left as it is)."
     ),
     sources=[
         LESSON_002.quote("8. 그다음: RoPE", "쿼리와 키 벡터의 각 2차원 쌍을 위치에 비례하는 각도만큼 직접 돌립니다.")
@@ -43,7 +44,7 @@ def _(p):
 
 
 @claim.check(uses="rope", batched=True)
-@given(qk=query_key_batches(high=64, maximum=LAST_POSITION, exact=True))
+@given(qk=query_key_batches(high=64, maximum=LAST_POSITION, exact=True, odd=True))
 def rotation_keeps_lengths(t, qk):
     for name, rows, at in (("‖R(mθ)q‖", qk[0], qk[2][:, 0]), ("‖R(nθ)k‖", qk[1], qk[2][:, 1])):
         stored = t.xp.to_float64(t.xp.array(np.asarray(rows)))

@@ -11,8 +11,9 @@ import torch
 
 
 def rotate(x: torch.Tensor, positions: np.ndarray, rotated: int | None = None) -> torch.Tensor:
-    """Interleaved RoPE of the first ``rotated`` dimensions (all by default), angles formed in float64."""
-    count = x.shape[-1] if rotated is None else rotated
+    """Interleaved RoPE of the first ``rotated`` dimensions (all by default; an odd d's last one stays as it is, as
+    in the reference), angles formed in float64."""
+    count = x.shape[-1] - x.shape[-1] % 2 if rotated is None else rotated
     inverse = 1.0 / (10000.0 ** (torch.arange(0, count, 2, dtype=torch.float64) / count))
     angles = torch.as_tensor(positions, dtype=torch.float64)[:, None] * inverse[None, :]
     cos, sin = (f(angles).to(x.dtype).to(x.device) for f in (torch.cos, torch.sin))
@@ -27,7 +28,7 @@ def table(positions: np.ndarray, d_model: int, dtype: torch.dtype) -> torch.Tens
         1.0 / (10000.0 ** (torch.arange(0, d_model, 2, dtype=dtype) / d_model))
     )
     rows = torch.zeros(len(positions), d_model, dtype=dtype)
-    rows[:, 0::2], rows[:, 1::2] = torch.sin(angles), torch.cos(angles)
+    rows[:, 0::2], rows[:, 1::2] = torch.sin(angles), torch.cos(angles)[:, : d_model // 2]
     return rows
 
 
@@ -125,6 +126,18 @@ class PairOfPairsRope:
             return rotate(x, positions)
         rest = rotate(x[..., -2:], np.asarray(positions, dtype=np.float64) ** 2)
         return torch.cat([rotate(x[..., :-2], positions), rest], dim=-1)
+
+
+class PartialPairOfPairsRope:
+    """Rotates the first half of each head (as faulty-partial) with faulty-pair-of-pairs' fault inside it: wrong
+    when the rotated pair count d/4 is odd (d ≡ 4 mod 8)."""
+
+    name, pairing = "faulty-partial-pair-of-pairs", "interleaved"
+    d_models = range(4, 4097, 4)
+
+    def rope(self, x, positions):
+        half = x.shape[-1] // 2
+        return torch.cat([PairOfPairsRope().rope(x[..., :half], positions), x[..., half:]], dim=-1)
 
 
 class WrongDtypeSinusoidal:
@@ -239,6 +252,29 @@ class RoundOnceRope:
         return rotate(x.double(), positions).to(x.dtype)
 
 
+class RoundsOddUpSinusoidal:
+    """For an odd d_model builds the table of d_model + 1 and drops its last column: every frequency then follows
+    d_model + 1, not d_model (even sizes are right)."""
+
+    name = "faulty-rounds-odd-up"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        return table(positions, d_model + d_model % 2, torch.float64)[:, :d_model].to(getattr(torch, dtype))
+
+
+class OddHeadRope:
+    """For an odd head size pads a zero, rotates d + 1 dimensions and drops the last: no error, but the last
+    dimension's rotated half is lost (not a rotation: the norm shrinks). Even sizes are right."""
+
+    name, pairing = "faulty-odd-head", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] % 2 == 0:
+            return rotate(x, positions)
+        padded = torch.cat([x, torch.zeros_like(x[..., :1])], dim=-1)
+        return rotate(padded, positions, x.shape[-1] + 1)[..., :-1]
+
+
 PRECISION = (InDtypeTableSinusoidal, Bfloat16AnglesRope, RoundedCosSinRope, RoundOnceRope)
 """Adapters whose fingerprints per dtype tell them apart (tests/test_dtype_fingerprints.py)."""
 
@@ -255,10 +291,13 @@ FAULTY = (
     SmallHeadCrashRope,
     PartialRope,
     PairOfPairsRope,
+    PartialPairOfPairsRope,
     WrongDtypeSinusoidal,
     StaleCacheSinusoidal,
     StaleDtypeSinusoidal,
     SharedRowsSinusoidal,
     ScaledByWidthAttention,
     NaiveSoftmaxAttention,
+    RoundsOddUpSinusoidal,
+    OddHeadRope,
 )

@@ -33,6 +33,7 @@ CLAIMS = (
     "rope.low-precision-paths",
     "pe.formula",
     "pe.shift-is-rotation",
+    "attention.parallel-equals-sequential",
 )
 CONTRACT = {
     "faulty-raises": ("call", "raised RuntimeError: The size of tensor a (32)"),
@@ -140,6 +141,11 @@ def test_a_broken_call_inside_a_check_is_that_cell_with_its_input_as_counterexam
         # the call that failed was given a position past 1000 (a drawn one, or a sum such as m + shift)
         called = re.search(r"positions: (?:\d+ (?:positions|× position) )?([^)]*)\)", run.message)
         assert called and max(int(n) for n in re.findall(r"\d+", called.group(1))) > 1000, run.message
+        # issue 30: stated as a rule of the position, not "fails at every size tried"
+        rule = re.search(
+            r"It fails once a call holds a position ≥ (\d+) .*holds at every position below it", run.message
+        )
+        assert rule and int(rule.group(1)) > 1000 and "every size tried" not in run.message, run.message
 
 
 @pytest.mark.parametrize("claim_id", ["rope.pairing-permutation", "rope.low-precision-paths"])
@@ -161,16 +167,27 @@ def test_a_crash_at_one_small_d_model_does_not_hide_the_other_sizes(runs):
     assert mine and all(r.status == "failed" for r in mine)
     for run in mine:
         assert "raised ZeroDivisionError" in run.message
-        assert "It fails for every d_model below 3 (tried: d_model = 2); holds at the other sizes drawn" in run.message
+        # only even sizes drawn: d = 2 is the rule "below 3"; odd ones too: d = 1 holds, and d = 2 is one size alone
+        below = "It fails for every d_model below 3 (tried: d_model = 2); holds at the other sizes drawn"
+        alone = "It fails for d_model = 2; holds for d_model 1 … "
+        assert below in run.message or alone in run.message, run.message
 
 
-def test_a_failure_at_some_sizes_is_stated_as_the_rule_that_separates_them(runs):
-    """Issue 30: not "it fails at every size tried (d_model = 2, 6, 10)" but the rule, d_model ≡ 2 (mod 4), with
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("faulty-pair-of-pairs", "every d_model with an odd number of pairs (d_model · 1/2 odd)"),
+        ("faulty-partial-pair-of-pairs", "every d_model with an odd number of rotated pairs (d_model · 1/4 odd)"),
+    ],
+)
+def test_a_failure_at_some_sizes_is_stated_as_the_rule_that_separates_them(runs, name, rule):
+    """Issue 30: not "it fails at every size tried (d_model = 2, 6, 10)" nor "d_model = 4, 20, 36" but the rule
+    over the rotated pairs (d ≡ 2 mod 4 for a full rotation, d ≡ 4 mod 8 where half of each head rotates), with
     the sizes on both sides and the verdict where it holds."""
     _, after, _ = runs
-    mine = [r for r in after["rope.relative-score"].of(CheckRun) if r.implementation == "faulty-pair-of-pairs"]
+    mine = [r for r in after["rope.relative-score"].of(CheckRun) if r.implementation == name]
     failed = [r for r in mine if r.status == "failed"]
-    stated = [r for r in failed if "It fails for every d_model ≡ 2 (mod 4) (tried: d_model = " in r.message]
+    stated = [r for r in failed if f"It fails for {rule} (tried: d_model = " in r.message]
     assert stated, [r.message for r in failed]
     for run in stated:
         held = re.search(r"holds at the other sizes drawn, d_model (\d+) … (\d+), over (\d+) examples", run.message)
@@ -231,3 +248,26 @@ def test_a_stale_answer_names_the_earlier_call_it_came_from(runs):
     assert dtype and all("the answer depends on earlier calls (a kept result)" in text for text in dtype), dtype
     values = [f.text for f in checked["faulty-stale-cache"].contract if f.check == "repeatable"]
     assert values and all("; its first answer is that of an earlier call (d_model = 64, " in text for text in values)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "name"), [("pe.formula", "faulty-rounds-odd-up"), ("rope.norm-preserving", "faulty-odd-head")]
+)
+def test_an_adapter_wrong_only_at_odd_sizes_fails_the_claims_own_checks_as_a_rule(runs, claim_id, name):
+    """Issue 30: odd sizes never reached these adapters (a sinusoidal one rounding an odd d_model up passed all 28
+    cells; an odd head size never reached a RoPE). The claims' own checks now draw odd and small d_model."""
+    _, after, _ = runs
+    mine = [r for r in after[claim_id].of(CheckRun) if r.implementation == name and r.dtype in ("float64", "float32")]
+    mine = [r for r in mine if r.device == "cpu"]
+    assert mine and all(r.ran and r.status == "failed" for r in mine), [r.message for r in mine]
+    assert all("It fails for every odd d_model (tried: d_model = " in r.message for r in mine), mine[0].message
+
+
+@pytest.mark.parametrize("name", ["faulty-scaled-by-width", "faulty-naive-softmax"])
+def test_attention_faults_at_other_widths_and_large_scores_fail_the_claims_own_checks(runs, name):
+    """Issue 30: attention inputs always had d_k = d_model and scores below about 1, so a scale by √d_model and a
+    softmax without the row's maximum passed every cell."""
+    _, after, _ = runs
+    mine = [r for r in after["attention.parallel-equals-sequential"].of(CheckRun) if r.implementation == name]
+    failed = {r.dtype for r in mine if r.ran and r.status == "failed"}
+    assert failed >= ({"float16"} if name == "faulty-naive-softmax" else {"float64", "float32"}), mine

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from checks.numerics.domain import Domain
 from checks.numerics.size_rules import SizeRule, candidates, separating
 
@@ -37,3 +39,19 @@ def test_a_domain_without_a_rule_draws_no_size_it_names():
     domain = Domain().excluding_rule(SizeRule(2, frozenset({1})))
     assert domain.restricts_d_model and domain.d_model_values(1, 9) == [2, 4, 6, 8]
     assert "d_model ∉ every odd d_model" not in domain.describe() and "not every odd d_model" in domain.describe()
+
+
+def test_one_failing_size_is_no_residue_class():
+    """d_model = 2 alone (d = 1 and 3 holding) is not "every d_model ≡ 2 (mod 8)": a modulus needs two sizes."""
+    assert separating([2], [1, 3, 4, 5, 6, 7, 9, 10]) is None
+    assert separating([2], [3, 4, 5, 6]) == SizeRule(below=3), "a threshold may rest on the smallest size"
+
+
+def test_the_rotated_count_is_a_rule_of_its_own_for_a_rope():
+    """Issue 30: "d_model = 4, 20, 36" where half of each head rotates is "the rotated count d/4 is odd"."""
+    rule = separating([4, 20, 36], [8, 16, 24, 32, 40, 64], pairs=Fraction(1, 4))
+    assert rule == SizeRule(2, frozenset({1}), pairs=Fraction(1, 4))
+    assert rule.describe() == "every d_model with an odd number of rotated pairs (d_model · 1/4 odd)"
+    full = separating([2, 6, 10], [4, 8, 12, 16], pairs=Fraction(1, 2))
+    assert full is not None and full.describe() == "every d_model with an odd number of pairs (d_model · 1/2 odd)"
+    assert separating([2, 6, 10], [4, 8, 12, 16]).describe() == "every d_model ≡ 2 (mod 4)", "no RoPE: d_model's own"

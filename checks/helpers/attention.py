@@ -89,10 +89,14 @@ def tanh(xp: Backend, z: Array) -> Array:
 # --- sentences and weights -------------------------------------------------------------------
 
 
-def layer_weights(d: int, rng: np.random.Generator, count: int = 3) -> tuple[np.ndarray, ...]:
-    """``count`` d × d matrices drawn as torch.nn.Linear(d, d) initialises them: U(−1/√d, 1/√d)."""
+def layer_weights(
+    d: int, rng: np.random.Generator, count: int = 3, widths: Sequence[int] = ()
+) -> tuple[np.ndarray, ...]:
+    """``count`` d × width matrices drawn as torch.nn.Linear(d, width) initialises them: U(−1/√d, 1/√d); each
+    width is d unless ``widths`` gives it."""
     bound = 1 / math.sqrt(d)
-    return tuple(rng.uniform(-bound, bound, (d, d)) for _ in range(count))
+    sizes = [*widths, *[d] * count][:count]
+    return tuple(rng.uniform(-bound, bound, (d, size)) for size in sizes)
 
 
 def word_vectors(words: Sequence[str], d: int, seed: int) -> np.ndarray:
@@ -118,14 +122,20 @@ class Sentence:
     """n tokens (word ids, repeats allowed) in d dimensions, a layer's weights, and a reordering.
 
     Everything random comes from ``seed``: a vocabulary of n embeddings in [−1, 1]^d, then
-    W_Q, W_K, W_V as torch.nn.Linear initialises them. ``order`` is a permutation π; the
-    reordered sentence puts word π(i) at position i (P X with P[i, π(i)] = 1).
+    W_Q, W_K (d × d_k) and W_V (d × d_v) as torch.nn.Linear initialises them, W_Q and W_K times ``sharpness`` (4:
+    scores up to about 16 · d / √d_k, past where exp overflows float16 without the row maximum subtracted).
+    ``order`` is a permutation π; the reordered sentence puts word π(i) at position i (P X with P[i, π(i)] = 1).
     """
 
     d: int
     words: tuple[int, ...]
     order: tuple[int, ...]
     seed: int
+    d_k: int = 0
+    """The width of queries and keys (0: d)."""
+    d_v: int = 0
+    """The width of values (0: d)."""
+    sharpness: float = 1.0
 
     @property
     def n(self) -> int:
@@ -135,7 +145,8 @@ class Sentence:
     def _draws(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         rng = np.random.default_rng(self.seed)
         vocabulary = rng.uniform(-1.0, 1.0, (self.n, self.d))
-        return vocabulary[list(self.words)], layer_weights(self.d, rng)
+        w_q, w_k, w_v = layer_weights(self.d, rng, widths=(self.d_k or self.d, self.d_k or self.d, self.d_v or self.d))
+        return vocabulary[list(self.words)], (self.sharpness * w_q, self.sharpness * w_k, w_v)
 
     @property
     def tokens(self) -> np.ndarray:
@@ -248,7 +259,8 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
     (relative error ≤ u) after its sum; a sum of m terms accumulated in the dtype itself
     (float32, float64) adds up to m · u of its absolute terms, one accumulated in float32
     (bfloat16, float16: torch and NumPy both widen) adds nothing at first order. So with
-    a = acc(d), b = acc(n), V̄ = |X||W_V|, S̄ = |X||W_Q| (|X||W_K|)ᵀ / √d, s the scores:
+    a = acc(max(d, d_k)) (sums over d for the projections, over d_k for the scores), b = acc(n), V̄ = |X||W_V|,
+    S̄ = |X||W_Q| (|X||W_K|)ᵀ / √d_k, s the scores:
 
     - V:               δv ≤ u a V̄
     - scores:          δs ≤ u (3 a S̄ + 3 max|s|)       (Q, K, their product; the 1/√d; the shift by the row max)
@@ -260,7 +272,7 @@ def rounding_scale(dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, 
     rtol · B covers the difference of two such computations.
     """
     length, width = x.shape
-    acc_d, acc_n = (1, 1) if dtype in LOW_PRECISION else (width, length)
+    acc_d, acc_n = (1, 1) if dtype in LOW_PRECISION else (max(width, w_k.shape[-1]), length)
     magnitude = np.abs(x)
     q_bar, k_bar, v_bar = magnitude @ np.abs(w_q), magnitude @ np.abs(w_k), magnitude @ np.abs(w_v)
     v = x @ w_v

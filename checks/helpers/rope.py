@@ -37,12 +37,13 @@ DEMO_Q, DEMO_KEY = np.array([1.0, 0.25]), np.array([0.5, 1.0])
 """The document prints no demo vectors; any 2-d q, k serve (for d = 2, RoPE's θ is 10000⁰ = 1)."""
 
 
-def _rope_width(draw: st.DrawFn, high: int) -> int:
-    """An even d ≤ ``high``, inside the implementation's declared d_model when it declares one."""
+def _rope_width(draw: st.DrawFn, high: int, odd: bool = False) -> int:
+    """An even d ≤ ``high`` (any d from 1 when ``odd``: an odd d's last dimension has no partner and stays as it
+    is), inside the implementation's declared d_model when it declares one."""
     run = current_run()
     if run is not None and run.domain.restricts_d_model:
-        return draw(d_models(even=True, low=2, high=high))
-    return 2 * draw(st.integers(1, high // 2))
+        return draw(d_models(even=None if odd else True, low=1 if odd else 2, high=high))
+    return draw(st.integers(1, high)) if odd else 2 * draw(st.integers(1, high // 2))
 
 
 @st.composite
@@ -55,13 +56,19 @@ def query_key_pairs(draw: st.DrawFn, high: int = 16) -> tuple[np.ndarray, np.nda
 
 @st.composite
 def query_key_batches(
-    draw: st.DrawFn, high: int = 16, maximum: int | None = None, exact: bool = False, shifted: bool = False
+    draw: st.DrawFn,
+    high: int = 16,
+    maximum: int | None = None,
+    exact: bool = False,
+    shifted: bool = False,
+    odd: bool = False,
 ) -> tuple[Batch, Batch, Batch]:
     """(q, k, at) for a batched check: rows of queries and keys as ``query_key_pairs(high)`` draws them (one d per
-    batch), each with its positions: (m, n) from ``position_pair_batches(maximum, exact=exact)``, or (m, n, s) from
+    batch; odd ones too when ``odd``, for a property that holds with an odd d's last dimension left as it is), each
+    with its positions: (m, n) from ``position_pair_batches(maximum, exact=exact)``, or (m, n, s) from
     ``common_shift_batches()`` when ``shifted``."""
     at = draw(common_shift_batches() if shifted else position_pair_batches(maximum, exact=exact))
-    both = draw(arrays(np.float64, (2, len(at), _rope_width(draw, high)), elements=UNIT))
+    both = draw(arrays(np.float64, (2, len(at), _rope_width(draw, high, odd)), elements=UNIT))
     return as_batch(both[0]), as_batch(both[1]), at
 
 

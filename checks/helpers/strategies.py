@@ -236,17 +236,35 @@ def sentences(
     return Sentence(d, words, draw(orders), seed)
 
 
+LONG_SEQUENCE = 64
+"""A long sentence among the draws of ``sentence_batches(varied=True)`` (the usual ones have at most 8 words)."""
+SHARP = 4.0
+"""W_Q and W_K times this: scores up to about 16 · d / √d_k, where exp overflows float16 without the row's maximum
+subtracted first."""
+
+
 @st.composite
 def sentence_batches(
-    draw: st.DrawFn, max_tokens: int = 8, dims: tuple[int, int] = (1, 16), distinct: bool = False, moved: bool = False
+    draw: st.DrawFn,
+    max_tokens: int = 8,
+    dims: tuple[int, int] = (1, 16),
+    distinct: bool = False,
+    moved: bool = False,
+    varied: bool = False,
 ) -> Batch:
     """A Batch of Sentences as ``sentences()`` draws them, one n and d per batch: each row its own words,
     reordering and seed (distinct seeds: distinct sentences). A property over attention takes them one by one
-    (``t.each``); the batch spares Hypothesis's cost per test case, not the property's."""
+    (``t.each``); the batch spares Hypothesis's cost per test case, not the property's.
+
+    ``varied``: d_k and d_v drawn apart from d (within ``dims``), a long sentence (LONG_SEQUENCE words) and sharp
+    scores (SHARP) among the draws, for a property that holds at any shape and scale."""
     from checks.helpers.attention import Sentence
 
-    n = draw(st.integers(2 if moved else 1, max_tokens))
+    lengths = st.integers(2 if moved else 1, max_tokens)
+    n = draw(lengths | st.just(LONG_SEQUENCE) if varied else lengths)
     d = draw(st.integers(*dims))
+    d_k, d_v = (draw(st.integers(*dims)) for _ in range(2)) if varied else (0, 0)
+    sharpness = draw(st.sampled_from((1.0, SHARP))) if varied else 1.0
     size = batch_size()
     seeds = draw(arrays(np.int64, size, elements=st.integers(0, 2**32 - 1), unique=True))
     if distinct:
@@ -258,7 +276,7 @@ def sentence_batches(
     keys = draw(arrays(np.float64, (size, n), elements=st.floats(0, 1)))
     orders = np.argsort(keys, axis=1, kind="stable")  # all keys equal: the order unchanged
     rows = [
-        Sentence(d, tuple(w), tuple(o), int(seed))
+        Sentence(d, tuple(w), tuple(o), int(seed), d_k, d_v, sharpness)
         for w, o, seed in zip(words.tolist(), orders.tolist(), seeds.tolist(), strict=True)
     ]
     if moved:

@@ -118,6 +118,8 @@ class Implementation:
         self.domain = domain if domain is not None else Domain.of(adapter)
         self.d_models_seen: list[int] = []
         """The d_model of every call, in order (the last one is the size a failure happened at)."""
+        self.positions_seen: list[int] = []
+        """The largest position of every call that takes positions, in order."""
 
     @property
     def max_position(self) -> int | None:
@@ -150,6 +152,8 @@ class Implementation:
         if reason:
             raise OutsideDomain(f"{self.name}: {reason}")
         self.d_models_seen.append(d_model)
+        if len(positions):
+            self.positions_seen.append(int(np.max(positions)))
 
     def _call(self, method: str, expected: Expected, *args: Any) -> Any:
         if self.reference:

@@ -52,6 +52,8 @@ class HalfSplitRope:
 
     name = "half-split-rope"
     pairing = HALF_SPLIT
+    d_models = range(2, 4097, 2)
+    """An even head size, as in the models it follows (their code needs pairs)."""
 
     def rope(self, x: torch.Tensor, positions: np.ndarray) -> torch.Tensor:
         angles = _angles(positions, x.shape[-1], x)
@@ -65,6 +67,8 @@ class MetaComplexRope:
     """Meta's Llama reference: precompute_freqs_cis with torch.polar, then a complex multiply (interleaved)."""
 
     name = "meta-complex-rope"
+    d_models = range(2, 4097, 2)
+    """An even head size: d/2 complex numbers."""
     pairing = INTERLEAVED
 
     def rope(self, x: torch.Tensor, positions: np.ndarray) -> torch.Tensor:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,15 @@ def checked(adapter: Any) -> ImplementationRecord:
 def environment_problem(adapter: Any) -> str | None:
     """Why the adapter cannot run here that only calling it showed (a package that cannot be loaded); None else."""
     return checked(adapter).missing or None
+
+
+def rotated_pairs(adapter: Any) -> Fraction | None:
+    """The rotated pairs per dimension of d_model the adapter's RoPE fingerprint measured (1/2 for a full
+    rotation, 1/4 when half of each head rotates); None without one."""
+    found = checked(adapter).fingerprints.get("rope", {})
+    if not isinstance(found.get("rotated"), int) or not found.get("d_model"):
+        return None
+    return Fraction(int(found["rotated"]), 2 * int(found["d_model"]))
 
 
 def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None:

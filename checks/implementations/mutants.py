@@ -67,9 +67,12 @@ class RopePipeline:
     pairs: Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = lambda x: (x[..., 0::2], x[..., 1::2])
 
     def rope(self, x: torch.Tensor, positions: np.ndarray) -> torch.Tensor:
-        angles = self.angles(positions, x.shape[-1]).to(x.device)
+        """As the reference: for an odd d the last dimension is left as it is."""
+        paired = x.shape[-1] - x.shape[-1] % 2
+        angles = self.angles(positions, x.shape[-1])[:, : paired // 2].to(x.device)
         cos, sin = torch.cos(angles).to(x.dtype), torch.sin(angles).to(x.dtype)
-        return torch.stack(self.rotate(*self.pairs(x), cos, sin), dim=-1).flatten(-2)
+        turned = torch.stack(self.rotate(*self.pairs(x[..., :paired]), cos, sin), dim=-1).flatten(-2)
+        return torch.cat([turned, x[..., paired:]], dim=-1)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ class TorchtuneRope:
     name = "torchtune"
     pairing = INTERLEAVED
     min_position, max_position = 0, MAX_POSITION
+    d_models = range(2, 4097, 2)
+    """An even head size: the library raises for an odd one (RoPE needs pairs)."""
 
     def missing(self) -> str | None:
         return _absent("torchtune")
@@ -64,6 +66,8 @@ class HuggingFaceLlamaRope:
     name = "hf-llama"
     pairing = HALF_SPLIT
     min_position, max_position = 0, MAX_POSITION
+    d_models = range(2, 4097, 2)
+    """An even head size: the library raises for an odd one (RoPE needs pairs)."""
 
     def missing(self) -> str | None:
         return _absent("transformers")

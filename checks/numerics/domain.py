@@ -54,6 +54,11 @@ class Domain:
         """This domain without ``d_models`` (the engine's sub-domain, not the adapter's declaration)."""
         return replace(self, excluded_d_models=self.excluded_d_models | frozenset(d_models))
 
+    def below_position(self, position: int) -> Domain:
+        """This domain with every position from ``position`` on set aside (the engine's sub-domain)."""
+        top = position - 1 if self.max_position is None else min(self.max_position, position - 1)
+        return replace(self, max_position=top)
+
     def excluding_rule(self, rule: SizeRule) -> Domain:
         """This domain without the sizes ``rule`` names (the engine's sub-domain, not the adapter's declaration)."""
         return replace(self, excluded_rule=rule)

@@ -67,12 +67,16 @@ class Reference:
     def rope(self, x: Array, positions: Sequence[float], base: float = BASE) -> Array:
         """Rotate each interleaved pair (2i, 2i+1) of x[j] by positions[j] · θ_i.
 
-        R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]], θ_i = base^(−2i/d).
+        R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]], θ_i = base^(−2i/d). For an odd d the last dimension has no
+        partner and is left as it is (the rotation of the d − 1 others keeps θ_i = base^(−2i/d)).
         """
         d_model = x.shape[-1]
+        paired = d_model - d_model % 2
         pos = self.xp.array(np.asarray(positions, dtype=np.float64))
-        angles = pos[:, None] * self.xp.array(frequency_values(d_model, base))[None, :]
+        angles = pos[:, None] * self.xp.array(frequency_values(d_model, base)[: paired // 2])[None, :]
         c, s = self.xp.cos(angles), self.xp.sin(angles)
-        even, odd = x[..., 0::2], x[..., 1::2]
-        rotated = self.xp.stack([even * c - odd * s, even * s + odd * c], axis=-1)
-        return rotated.reshape(x.shape)
+        even, odd = x[..., 0:paired:2], x[..., 1:paired:2]
+        rotated = self.xp.stack([even * c - odd * s, even * s + odd * c], axis=-1).reshape((*x.shape[:-1], paired))
+        if paired == d_model:
+            return rotated
+        return self.xp.stack([*(rotated[..., i] for i in range(paired)), x[..., paired]], axis=-1)

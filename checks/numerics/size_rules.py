@@ -1,9 +1,10 @@
 """Failures stated as rules: the simplest rule of a small family that separates the sizes a check fails at from
 the sizes it holds at ("every odd d_model", "every d_model ≡ 4 (mod 8)", "every d_model below 8").
 
-The family: a residue class of d_model modulo 2, 4 or 8 (which residues: the failing sizes' own; "the rotated
-count d/4 is odd" reads d_model ≡ 4 (mod 8)), and a threshold on d_model. Simplest first, by the residues a rule
-names times its modulus (parity 2, one class mod 4: 4, a threshold 5, one class mod 8: 8). A rule that every
+The family: a residue class of d_model modulo 2, 4 or 8 (which residues: the failing sizes' own), the parity of
+the number of rotated pairs for a RoPE ("the rotated count d/4 is odd" where half of each head rotates), and a
+threshold on d_model. Simplest first, by the residues a rule names times its modulus (parity 2, parity of the pairs
+2.5, one class mod 4: 4, a threshold 5, one class mod 8: 8). A rule that every
 size matches is no rule. The engine confirms a rule by running the check again with every size it names set aside
 (checks.evidence.check.runner); until then a rule is only consistent with the sizes seen.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 MODULI = (2, 4, 8)
 
@@ -25,19 +27,24 @@ class SizeRule:
     residues: frozenset[int] = frozenset()
     below: int | None = None
     at_least: int | None = None
+    pairs: Fraction | None = None
+    """A rule over the number of rotated pairs, d_model · ``pairs`` (1/2 for a full RoPE, 1/4 when half of each
+    head rotates), instead of d_model itself: ``residues`` mod 2 of that count."""
 
     @property
     def cost(self) -> float:
         """How complex the rule is to state (lower: simpler)."""
         if self.below is not None or self.at_least is not None:
             return 5.0
-        return float(self.modulus * len(self.residues))
+        return float(self.modulus * len(self.residues)) + (0.5 if self.pairs is not None else 0.0)
 
     def matches(self, d_model: int) -> bool:
         if self.below is not None:
             return d_model < self.below
         if self.at_least is not None:
             return d_model >= self.at_least
+        if self.pairs is not None:
+            return pair_count(d_model, self.pairs) % self.modulus in self.residues
         return d_model % self.modulus in self.residues
 
     def describe(self) -> str:
@@ -46,30 +53,49 @@ class SizeRule:
             return f"every d_model below {self.below}"
         if self.at_least is not None:
             return f"every d_model ≥ {self.at_least}"
+        if self.pairs is not None:
+            kind = "odd" if self.residues == {1} else "even"
+            share = "" if self.pairs == Fraction(1, 2) else " rotated"
+            return f"every d_model with an {kind} number of{share} pairs (d_model · {self.pairs} {kind})"
         if self.modulus == 2:
             return f"every {'odd' if self.residues == {1} else 'even'} d_model"
         residues = ", ".join(map(str, sorted(self.residues)))
         return f"every d_model ≡ {residues} (mod {self.modulus})"
 
 
-def candidates(failing: Iterable[int]) -> list[SizeRule]:
-    """Every rule of the family that all of ``failing`` match, simplest first (none that matches every size)."""
+def pair_count(d_model: int, pairs: Fraction) -> int:
+    """How many pairs rotate at this d_model (an odd leftover dimension rotates with none)."""
+    return int(d_model * pairs)
+
+
+def candidates(failing: Iterable[int], pairs: Fraction | None = None) -> list[SizeRule]:
+    """Every rule of the family that all of ``failing`` match, simplest first (none that matches every size).
+
+    A residue class needs two failing sizes at least: one size alone says nothing about a modulus (d_model = 2
+    alone is not "every d_model ≡ 2 (mod 8)"); a threshold may rest on one (the smallest or largest size)."""
     failed = sorted(set(failing))
     if not failed:
         return []
     found = [SizeRule(below=failed[-1] + 1), SizeRule(at_least=failed[0])]
-    for modulus in MODULI:
+    for modulus in MODULI if len(failed) > 1 else ():
         residues = frozenset(d % modulus for d in failed)
         if len(residues) < modulus:
             found.append(SizeRule(modulus, residues))
+    counted = frozenset(pair_count(d, pairs) % 2 for d in failed) if pairs is not None and len(failed) > 1 else {0, 1}
+    if len(counted) == 1:
+        found.append(SizeRule(2, frozenset(counted), pairs=pairs))
     return sorted(found, key=lambda rule: rule.cost)
 
 
 def separating(
-    failing: Iterable[int], holding: Iterable[int], passed_over: Collection[SizeRule] = ()
+    failing: Iterable[int],
+    holding: Iterable[int],
+    passed_over: Collection[SizeRule] = (),
+    pairs: Fraction | None = None,
 ) -> SizeRule | None:
     """The simplest rule all of ``failing`` match and none of ``holding`` does (leaving out ``passed_over``); None
-    when no rule of the family separates them."""
+    when no rule of the family separates them. ``pairs``: the rotated pairs per dimension of d_model, for a RoPE
+    (rules over the count of rotated pairs join the family)."""
     held = set(holding)
-    found = (rule for rule in candidates(failing) if rule not in passed_over)
+    found = (rule for rule in candidates(failing, pairs) if rule not in passed_over)
     return next((rule for rule in found if not any(rule.matches(d) for d in held)), None)

@@ -19,7 +19,7 @@ from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
 from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
-from checks.implementations.contract import breach, environment_problem
+from checks.implementations.contract import breach, environment_problem, rotated_pairs
 from checks.implementations.registry import by_name, offering
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
@@ -216,10 +216,36 @@ def _sub_domain(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, firs
                 f"{min(sizes)} … {max(sizes)} over {scratch.examples} examples with those sizes set aside"
             )
     if len(failing) < 2:
-        return run.message
-    return _as_rule(check, run, xp, adapter, first, failing, []) or (
-        f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
+        return _by_position(check, run, xp, adapter, first) or run.message
+    return (
+        _as_rule(check, run, xp, adapter, first, failing, [])
+        or _by_position(check, run, xp, adapter, first)
+        or f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
     )
+
+
+def _by_position(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str | None:
+    """A failure no size explains, stated as a threshold on the position: the check again with every position from
+    the failing call's largest one on set aside, lower each time it fails again (up to RULE_TRIES runs); None when
+    no such run holds (or the failure took no position)."""
+    domain, seen = first.trial.impl.domain, first.trial.impl.positions_seen
+    tried: list[int] = []
+    while seen and len(tried) < RULE_TRIES and seen[-1] > (domain.min_position or 0):
+        if tried and seen[-1] >= tried[-1]:
+            return None
+        tried.append(seen[-1])
+        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
+        attempt = _attempt(check, scratch, xp, adapter, domain.below_position(tried[-1]), shrink=False)
+        seen = attempt.trial.impl.positions_seen
+        if attempt.unsatisfiable or not seen:
+            return None
+        if attempt.failure is None:
+            return (
+                f"{run.message}. It fails once a call holds a position ≥ {tried[-1]} (the largest position of the "
+                f"failing call; tried: {_listed(tried)}); holds at every position below it drawn, up to "
+                f"{max(seen)}, over {scratch.examples} examples"
+            )
+    return None
 
 
 RULE_TRIES = 4
@@ -233,8 +259,9 @@ def _as_rule(
     that sets aside every size the rule names and holds; None when no rule of the family is confirmed. A rule
     that leaves nothing to draw (every even d_model, for a check that draws even sizes only) is passed over."""
     failed, held, untestable = list(failing), list(holding), set()
+    pairs = rotated_pairs(adapter) if check.uses == "rope" else None
     for _ in range(RULE_TRIES):
-        rule = separating(failed, held, untestable)
+        rule = separating(failed, held, untestable, pairs)
         if rule is None:
             return None
         scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
