@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -385,3 +386,39 @@ def test_a_sentence_quoted_by_several_claims_takes_the_most_severe_in_scope_verd
     assert documents.Segment("n−m만 남습니다", quotes=quotes).verdict == "qualified"
     assert documents.Segment("x", quotes=quotes[2:]).verdict == "out-of-scope"
     assert documents.Segment("x").verdict == ""
+
+
+def test_the_fingerprints_per_dtype_show_as_a_table_and_an_envelope_per_capability_and_dtype(tmp_path):
+    """Issue 30: each implementation's fingerprint in each dtype, with the envelope drawn (an inf point left out)."""
+    from checks.results import DtypeFingerprint, ImplementationRecord
+    from tests.records import claim_record
+
+    def fingerprint(dtype: str, duplicates: list[int], past: int | None, non_finite: int | None) -> DtypeFingerprint:
+        envelope = [[1.0, 0.001], [256.0, 0.5], [65536.0, math.inf if non_finite else 1.2]]
+        return DtypeFingerprint(
+            "sinusoidal", dtype, 64, "bfloat16", 10013.8, duplicates, past, 0.016, non_finite, 1.5, envelope
+        )
+
+    record = ImplementationRecord(
+        "<b>table</b>",
+        False,
+        "torch",
+        ["sinusoidal"],
+        "",
+        "everything",
+        3,
+        [],
+        {},
+        [],
+        0.1,
+        [fingerprint("bfloat16", [256, 257], 22, None), fingerprint("float16", [2048, 2049], 5, 65520)],
+    )
+    results = tmp_path / "results.json"
+    write_results(results, [claim_record("a.claim")], environment(), implementations=[record])
+    build_site([results], tmp_path / "site")
+    page = (tmp_path / "site" / "implementations.html").read_text(encoding="utf-8")
+    for dtype in ("bfloat16", "float16"):
+        section = page[page.index(f'id="precision-sinusoidal-{dtype}"') :]
+        assert section.index("<svg") < section.index("</table>")
+    assert "positions 256 and 257" in page and "from position 22 (0.016)" in page and ">65520<" in page
+    assert "<b>table</b>" not in page and "&lt;b&gt;table&lt;/b&gt;" in page

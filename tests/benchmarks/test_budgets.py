@@ -1,6 +1,8 @@
 """Speed budgets, each measured by pytest-benchmark (run with `tox -e bench`).
 
 - the whole catalog under pytest with the ci profile: under 60 s;
+- every claim that examines implementations, with 15 adapters loaded (the built-in and optional ones and two of
+  tests/faulty_adapters.py) on 2 workers: each under 60 s (contract and fingerprints are measured once per process);
 - every symbolic proof: under 3 s;
 - the report build from a results file: under 10 s, and for 45 claims with a figure of each kind on every one;
 - every decision of the inequality corpus (tests/inequality_corpus.py): under 3 s;
@@ -29,6 +31,7 @@ from checks.evidence.sweep import Sweep
 from checks.evidence.sweep.runner import run_sweep
 from checks.numerics.reference import frequency_values
 from checks.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
+from checks.results import read_results
 from checks.symbolic import Proof
 from checks.symbolic.decide import decide
 from tests.inequality_corpus import FALSE, TRUE
@@ -54,6 +57,26 @@ def test_catalog_under_60_seconds(benchmark, catalog_results):
     _once(benchmark, lambda: run_pytest(command, profile="ci", capture=True))
     assert catalog_results.exists()
     assert benchmark.stats.stats.max < CATALOG_SECONDS
+
+
+FIFTEEN = ("tests.faulty_adapters:RoundOnceRope", "tests.faulty_adapters:RoundedCosSinRope")
+"""Two RoPE adapters of this project's own beside the 13 built-in and optional ones: RoPE claims are the slow ones."""
+
+
+def test_each_implementation_claim_under_60_seconds_with_15_adapters(benchmark, tmp_path, monkeypatch):
+    monkeypatch.setenv("THEORY_CLAIMS_THIRD_PARTY", "1")
+    results = tmp_path / "results.json"
+    extra = ["--implementation-claims"]
+    command = pytest_command([ROOT / "claims"], results=results, workers=2, implementations=FIFTEEN, extra=extra)
+    _once(benchmark, lambda: run_pytest(command, profile="ci", capture=True))
+    document = read_results(results)
+    loaded = [record.name for record in document.implementations if not record.missing]
+    if len(loaded) < 15:
+        pytest.skip(
+            f"{len(loaded)} adapters could load here ({', '.join(loaded)}): install requirements-implementations.txt"
+        )
+    slowest = max(document.claims, key=lambda claim: claim.seconds)
+    assert slowest.seconds < CATALOG_SECONDS, f"{slowest.id} took {slowest.seconds:.1f} s with {len(loaded)} adapters"
 
 
 def test_report_build_under_10_seconds(benchmark, catalog_results, tmp_path):

@@ -239,6 +239,8 @@ def _by_position(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, fir
         seen = attempt.trial.impl.positions_seen
         if attempt.unsatisfiable or not seen:
             return None
+        if attempt.failure is None and len(set(seen)) < 2:
+            return None  # held at one position only (position 0, say): no threshold to state
         if attempt.failure is None:
             return (
                 f"{run.message}. It fails once a call holds a position ≥ {tried[-1]} (the largest position of the "
