@@ -29,9 +29,11 @@ from typing import Any
 import numpy as np
 
 from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name
+from checks.implementations.builtin import ReferenceAdapter
 from checks.implementations.fingerprint import SAME, fit_angles, pair_order, probing
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
+from checks.numerics.pairing import INTERLEAVED
 from checks.numerics.reference import BASE
 from checks.numerics.tolerances import (
     BFLOAT16,
@@ -70,7 +72,7 @@ def sample_positions(domain: Domain) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Probe:
-    """One dtype's answers beside the exact ones, in float64: rows per position, and the angles at position 1."""
+    """One dtype's answers (in float64) beside the exact ones, rows per position, and its angles at position 1."""
 
     positions: np.ndarray
     found: np.ndarray
@@ -98,7 +100,7 @@ def dtype_fingerprints(
     if "base" not in found or not _documents_arrangement(capability, found, adapter):
         return []
     sample = sample_positions(domain)
-    if len(sample) < 3:
+    if len(sample) < 3 + len(dtypes):
         return []
     measured: list[Measured | str] = []
     for index, dtype in enumerate(dtypes):
@@ -115,21 +117,17 @@ def dtype_fingerprints(
 
 
 def _fresh_top(sample: np.ndarray, index: int) -> np.ndarray:
-    """The sample with its largest position lowered by 1 + ``index``: each dtype's call has a length no earlier call
-    had, so a cache keyed by the shape answers it afresh (the contract's "repeatable" check reports such a cache)."""
-    positions = sample.copy()
-    positions[-1] = max(positions[-1] - 1 - index, positions[-2] + 1)
-    return positions
+    """The sample without its 1 + ``index`` largest positions: each dtype's call has a length and a largest position
+    no earlier call had, so a cache keyed by the shape answers it afresh (the contract's "repeatable" check reports
+    such a cache)."""
+    return sample[: len(sample) - 1 - index]
 
 
 def reference_fingerprints(
     backend: str, domain: Domain, capability: str, d_model: int, dtypes: list[str]
 ) -> list[DtypeFingerprint]:
     """The project's reference measured the same way, at the same positions and size (what a variant differs from)."""
-    from checks.implementations.builtin import ReferenceAdapter
-
     documents = {"d_model": d_model, "base": BASE, "position_scale": 1.0, "amplitude": 1.0, "rotated": d_model}
-    documents["layout"] = "interleaved"
     found = dtype_fingerprints(ReferenceAdapter(backend), domain, capability, documents, dtypes)
     return [measured.fingerprint for measured in found if isinstance(measured, Measured)]
 
@@ -137,7 +135,7 @@ def reference_fingerprints(
 def _documents_arrangement(capability: str, found: dict[str, Any], adapter: Any) -> bool:
     """A fingerprint per dtype compares in the documents' arrangement: a sinusoidal table whose layout is the
     declared one (Implementation maps it), any RoPE pairing (measured)."""
-    return capability == "rope" or found.get("layout") == getattr(adapter, "layout", "interleaved")
+    return capability == "rope" or found.get("layout", INTERLEAVED) == getattr(adapter, "layout", INTERLEAVED)
 
 
 def _frequencies(found: dict[str, Any], width: int) -> np.ndarray:
