@@ -22,6 +22,7 @@ from checks.evidence.probe import ProbeRecord
 from checks.implementations import registry
 from checks.implementations.contract import check_implementation
 from checks.implementations.registry import register, unregister
+from checks.profiles import register_profiles
 from checks.results import ClaimRecord, ImplementationRecord
 from tests.faulty_adapters import FAULTY
 
@@ -63,9 +64,11 @@ def runs() -> Iterator[tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dic
     """(without the faulty adapters, with them, their contract records), beside the project's own adapters only:
     the third-party libraries a test environment happens to have (transformers) would only add time."""
     own = tuple(a for a in registry.BUILTIN if type(a).__module__ != "checks.implementations.third_party")
+    register_profiles("ci")  # the draws these tests count on, whatever profile an earlier test module loaded
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(registry, "BUILTIN", own)
         yield _faulty_runs()
+    register_profiles()
 
 
 def _faulty_runs() -> tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dict[str, ImplementationRecord]]:

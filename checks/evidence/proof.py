@@ -43,6 +43,8 @@ class CertificateRecord:
     quotients: list[str]
     verified: bool
     relation: str = "="
+    kernel: str = ""
+    """The checker that re-checked it by multiplying out (checks.symbolic.kernel); empty in older results."""
     weights: list[str] = field(default_factory=list)
     squares: list[str] = field(default_factory=list)
     epsilon: str = "0"
@@ -184,6 +186,8 @@ def record_of(proof: Proof, seconds: float) -> ProofRecord:
 
 
 def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
+    from checks.symbolic.kernel import NAME as KERNEL  # sympy is loaded by now: a decision is made of it
+
     equation = decision.statement
     return DecisionRecord(
         expected=expected,
@@ -200,6 +204,7 @@ def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
                 quotients=[_text(q) for q in c.quotients],
                 verified=c.verify(),
                 relation=c.relation,
+                kernel=KERNEL,
                 weights=[_text(w) for w in c.weights],
                 squares=[_text(f) for f in c.squares],
                 epsilon=_text(c.epsilon),
