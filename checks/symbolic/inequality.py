@@ -17,6 +17,7 @@ import sympy as sp
 
 from checks.symbolic.decision import Certificate, Decision, Relation, Step, atom_steps, statement
 from checks.symbolic.fragment import OutsideFragment, Translation, translate
+from checks.symbolic.refutation import descend, structured_points
 from checks.symbolic.sos import SosSearch
 from checks.symbolic.witness import CONFIRM_PRECISION, PRECISION, ZERO, evaluate, sample
 
@@ -129,22 +130,40 @@ def _shown(certificate: Certificate) -> sp.Expr:
 
 
 def find_violation(difference: sp.Expr, strict: bool, tries: int = TRIES, seed: int = 0) -> dict[str, str] | None:
-    """A point where ``difference`` < 0 (or = 0 exactly, when ``strict``), confirmed at 50 and 80 digits."""
+    """A point where ``difference`` < 0 (or = 0 exactly, when ``strict``), confirmed at 50 and 80 digits.
+
+    The structure first (checks.symbolic.refutation: every free real jointly at each multiple of π/12, all of them at
+    0 or π, alternating signs), then random points, a third of them at multiples of π/12; last, a local descent from
+    the lowest point seen, rounded to rationals before it is confirmed."""
     rng = random.Random(seed)
-    for attempt in range(tries):
-        assignment = sample(difference, rng, special_angles=attempt % 3 == 2)
-        exact = sp.expand(difference.xreplace(assignment))
-        if exact.is_Rational:
-            if exact < 0 or (strict and exact == 0):
-                return _witness(assignment, exact)
-            continue
-        value = evaluate(difference, assignment, PRECISION)
-        if value is None or value >= -ZERO:
-            continue
-        confirmed = evaluate(difference, assignment, CONFIRM_PRECISION)
-        if confirmed is not None and confirmed < 0 and abs(confirmed - value) <= abs(value) / 10**20:
-            return _witness(assignment, value)
-    return None
+    lowest: tuple[float, dict] | None = None
+    randoms = (sample(difference, rng, special_angles=n % 3 == 2) for n in range(tries))
+    for assignment in (*structured_points(difference, rng), *randoms):
+        found, value = _violated(difference, assignment, strict)
+        if found is not None:
+            return found
+        if value is not None and (lowest is None or value < lowest[0]):
+            lowest = (value, assignment)
+    if lowest is None:
+        return None
+    descended = descend(difference, lowest[1])
+    return _violated(difference, descended, strict)[0] if descended else None
+
+
+def _violated(difference: sp.Expr, assignment: dict, strict: bool) -> tuple[dict[str, str] | None, float | None]:
+    """(the witness, when ``difference`` fails at ``assignment``; its value at 50 digits as a float, else None)."""
+    exact = sp.expand(difference.xreplace(assignment))
+    if exact.is_Rational:
+        return (_witness(assignment, exact) if exact < 0 or (strict and exact == 0) else None), float(exact)
+    value = evaluate(difference, assignment, PRECISION)
+    if value is None:
+        return None, None
+    if value >= -ZERO:
+        return None, float(value)
+    confirmed = evaluate(difference, assignment, CONFIRM_PRECISION)
+    if confirmed is not None and confirmed < 0 and abs(confirmed - value) <= abs(value) / 10**20:
+        return _witness(assignment, value), float(value)
+    return None, float(value)
 
 
 def _witness(assignment: dict, value: sp.Expr) -> dict[str, str]:
