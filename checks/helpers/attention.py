@@ -136,6 +136,7 @@ class Sentence:
     d_v: int = 0
     """The width of values (0: d)."""
     sharpness: float = 1.0
+    """W_Q and W_K times this (1: as torch.nn.Linear initialises them)."""
 
     @property
     def n(self) -> int:
