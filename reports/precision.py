@@ -24,7 +24,9 @@ class PrecisionView:
 
     capability: str
     dtype: str
-    rows: list[tuple[str, DtypeFingerprint]]
+    rows: list[tuple[str, str, DtypeFingerprint]]
+    """(the implementation's name, its label: the name, with the machine when several results files are read, its
+    fingerprint)."""
     chart: Markup | None
     problem: str
     """Why the chart could not be drawn ("" when it was)."""
@@ -32,17 +34,19 @@ class PrecisionView:
 
 def precision_views(site: Site) -> list[PrecisionView]:
     """Per capability and dtype (coarsest first), the fingerprints of every implementation that has one."""
-    found: dict[tuple[str, str], list[tuple[str, DtypeFingerprint]]] = {}
-    for _, record in site.implementations:
+    found: dict[tuple[str, str], list[tuple[str, str, DtypeFingerprint]]] = {}
+    several = len(site.sources) > 1
+    for source, record in site.implementations:
+        label = f"{record.name} ({source.machine})" if several else record.name
         for fingerprint in record.precision:
-            found.setdefault((fingerprint.capability, fingerprint.dtype), []).append((record.name, fingerprint))
+            found.setdefault((fingerprint.capability, fingerprint.dtype), []).append((record.name, label, fingerprint))
     order = {dtype: n for n, dtype in enumerate((BFLOAT16, FLOAT16, FLOAT32, FLOAT64))}
     keys = sorted(found, key=lambda key: (key[0], order.get(key[1], len(order))))
     return [_view(capability, dtype, found[(capability, dtype)]) for capability, dtype in keys]
 
 
-def _view(capability: str, dtype: str, rows: list[tuple[str, DtypeFingerprint]]) -> PrecisionView:
-    series = {name: _envelope(fingerprint) for name, fingerprint in rows}
+def _view(capability: str, dtype: str, rows: list[tuple[str, str, DtypeFingerprint]]) -> PrecisionView:
+    series = {label: _envelope(fingerprint) for _, label, fingerprint in rows}
     figure = lines(
         f"envelope-{capability}-{dtype}",
         f"{capability} in {dtype}: the largest error up to each position",
