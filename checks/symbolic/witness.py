@@ -46,7 +46,7 @@ def sample(expr: sp.Expr, rng: random.Random, special_angles: bool = False) -> d
         for symbol in symbols:
             if not (symbol.is_integer or symbol.is_positive or symbol.is_nonnegative):
                 assignment[symbol] = sp.pi * sp.Rational(rng.randint(-24, 24), 12)
-    indexed = expr.xreplace(assignment).atoms(sp.Indexed)
+    indexed = expr.xreplace(assignment).atoms(sp.Indexed) if expr.has(sp.Indexed) else set()
     for entry in sorted(indexed, key=sp.default_sort_key):
         assignment[entry] = sp.Rational(rng.randint(-40, 40), 10)
     return assignment
