@@ -154,3 +154,29 @@ def test_without_the_witness_search_no_false_inequality_gets_a_certificate(monke
     monkeypatch.setattr("checks.symbolic.inequality.find_violation", lambda *args, **kwargs: None)
     statuses = {f"{lhs} {relation} {rhs}": decide(lhs, rhs, relation).status for lhs, relation, rhs in FALSE}
     assert set(statuses.values()) == {"unknown"}, statuses
+
+
+def test_a_sum_over_symbolic_pairs_is_decided_for_every_number_of_terms():
+    """PE(pos)·PE(pos + k) ≤ d_model/2 for every even d_model: termwise cos(ω_i k) ≤ 1, with its certificate."""
+    from checks.helpers.formulas import d_model, k, omega, pairs_sum, pos
+
+    w = omega()
+    dot = pairs_sum(sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k)))
+    bound = decide(dot, d_model / 2, "<=")
+    assert bound.status == "proved" and bound.certificates[0].verify()
+    assert any("termwise over i = 0" in step.label for step in bound.steps)
+    assert decide(dot, -d_model / 2, ">=").status == "proved"
+    assert decide(pairs_sum(sp.cos(w * k)), pairs_sum(sp.Integer(1)), "<=").status == "proved"
+    tighter = decide(pairs_sum(sp.cos(w * k)), d_model / 2 - sp.Rational(1, 100), "<=")
+    assert tighter.status == "refuted" and tighter.witness["terms"] == "1" and tighter.witness["k"] == "0"
+    squared = decide(pairs_sum(sp.cos(w * k)) ** 2, d_model**2 / 4, "<=")
+    assert squared.status == "unknown" and "single Sum per side" in squared.reason
+
+
+def test_a_termwise_bound_that_fails_only_for_some_sizes_is_not_proved_and_the_count_is_a_condition():
+    n = sp.Symbol("n", integer=True)
+    j = sp.Symbol("j", integer=True)
+    spread = decide(sp.Sum(sp.cos(j * t) ** 2, (j, 1, n)), n, "<=")
+    assert spread.status == "proved" and spread.conditions == ["the number of terms n is a whole number ≥ 1"]
+    half_true = decide(sp.Sum(sp.sin(t), (j, 1, n)), sp.Sum(sp.Rational(1, 2), (j, 1, n)), "<=")
+    assert half_true.status == "refuted" and half_true.witness["terms"] == "1"

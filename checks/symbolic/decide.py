@@ -15,6 +15,7 @@ import sympy as sp
 from checks.symbolic.decision import Certificate, Decision, Relation, Status, Step, atom_steps, statement
 from checks.symbolic.fragment import OutsideFragment, Translation, translate
 from checks.symbolic.inequality import decide_inequality
+from checks.symbolic.sums import common_limits, summand
 from checks.symbolic.witness import find_witness
 
 __all__ = ["Certificate", "Decision", "Relation", "Status", "Step", "as_sympy", "atom_steps", "decide", "statement"]
@@ -85,13 +86,13 @@ def _decide_scalar(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
 def _decide_sums(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
     """Sums over one range are decided termwise; a sum-free side is spread evenly."""
     decision = Decision("unknown", lhs, rhs, [Step("statement", sp.Eq(lhs, rhs, evaluate=False))])
-    limits = _common_limits(lhs, rhs)
+    limits = common_limits(lhs, rhs)
     if limits is None:
         decision.reason = "only a single Sum per side over one common range is decided"
         return decision
     index, low, high = limits
     count = high - low + 1
-    left, right = (_summand(side, limits, count) for side in (lhs, rhs))
+    left, right = (summand(side, limits, count) for side in (lhs, rhs))
     if left is None or right is None:
         decision.reason = "a sum-free side depends on the summation index"
         return decision
@@ -109,26 +110,6 @@ def _decide_sums(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
     decision.status = "refuted" if decision.witness else "unknown"
     decision.reason = termwise.reason or "termwise difference is not zero"
     return decision
-
-
-def _common_limits(lhs: sp.Expr, rhs: sp.Expr) -> tuple | None:
-    sums = [s for s in (lhs, rhs) if isinstance(s, sp.Sum)]
-    if any(s.has(sp.Sum) for s in (lhs, rhs) if not isinstance(s, sp.Sum)):
-        return None
-    if any(len(s.limits) != 1 for s in sums):
-        return None
-    limits = {s.limits[0] for s in sums}
-    if len(limits) != 1:
-        return None
-    return sums[0].limits[0]
-
-
-def _summand(side: sp.Expr, limits: tuple, count: sp.Expr) -> sp.Expr | None:
-    if isinstance(side, sp.Sum):
-        return side.function
-    if side.has(limits[0]):
-        return None
-    return side / count
 
 
 def _decide_polynomial(lhs: sp.Expr, rhs: sp.Expr) -> Decision:

@@ -21,6 +21,7 @@ from checks.symbolic.decision import Certificate, Decision, Relation, Step, atom
 from checks.symbolic.fragment import OutsideFragment, Translation, translate
 from checks.symbolic.refutation import descend, structured_points
 from checks.symbolic.sos import SosSearch
+from checks.symbolic.sums import common_limits, instances, summand
 from checks.symbolic.witness import CONFIRM_PRECISION, PRECISION, ZERO, evaluate, sample
 
 FLIPPED = {"<=": ">=", "<": ">"}
@@ -38,6 +39,8 @@ def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decisio
         raise ValueError(f"relation {relation!r} is not one of ==, {', '.join(SYMBOLS)}")
     if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         raise TypeError("inequalities compare scalars, not matrices")
+    if lhs.has(sp.Sum) or rhs.has(sp.Sum):
+        return _decide_sums(lhs, rhs, relation)
     decision = Decision("unknown", lhs, rhs, [Step("statement", statement(lhs, rhs, relation))], relation=relation)
     strict = relation in ("<", ">")
     difference = rhs - lhs if relation in FLIPPED else lhs - rhs
@@ -82,6 +85,46 @@ def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decisio
     else:
         decision.reason = "the certificate did not re-check by exact expansion"
     return decision
+
+
+def _decide_sums(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decision:
+    """Sums over one symbolic range: proved for every number of terms when the terms satisfy the relation
+    termwise (a sum-free side spread evenly); refuted at a confirmed point of an instance with 1–4 terms."""
+    decision = Decision("unknown", lhs, rhs, [Step("statement", statement(lhs, rhs, relation))], relation=relation)
+    limits = common_limits(lhs, rhs)
+    if limits is None:
+        decision.reason = "only a single Sum per side over one common range is decided"
+        return decision
+    index, low, high = limits
+    count = sp.simplify(high - low + 1)
+    left, right = (summand(side, limits, count) for side in (lhs, rhs))
+    if left is None or right is None:
+        decision.reason = "a sum-free side depends on the summation index"
+        return decision
+    termwise = decide_inequality(left, right, relation)
+    shown = statement(left, right, relation)
+    decision.steps.append(Step(f"termwise over {index} = {low} … {high} ({sp.sstr(count)} terms)", shown))
+    decision.steps += termwise.steps[1:]
+    if termwise.status == "proved":
+        decision.status, decision.certificates = "proved", termwise.certificates
+        spread = not (isinstance(lhs, sp.Sum) and isinstance(rhs, sp.Sum))
+        least = 1 if relation in ("<", ">") or spread else 0  # a strict sum needs a term; a spread side divides
+        if not (count.is_integer and (count - least).is_nonnegative):
+            decision.conditions.append(f"the number of terms {sp.sstr(count)} is a whole number ≥ {least}")
+        return decision
+    for size, (concrete_lhs, concrete_rhs) in _instances(lhs, rhs, count):
+        instance = decide_inequality(concrete_lhs, concrete_rhs, relation)
+        if instance.status == "refuted":
+            decision.status, decision.witness = "refuted", dict(instance.witness or {}, terms=str(size))
+            decision.reason = f"with {size} terms, at this point {SYMBOLS[relation]} fails"
+            return decision
+    decision.reason = f"not proved termwise ({termwise.reason}), and no instance with 1–4 terms refuted"
+    return decision
+
+
+def _instances(lhs: sp.Expr, rhs: sp.Expr, count: sp.Expr) -> list[tuple[int, tuple[sp.Expr, sp.Expr]]]:
+    left, right = instances(lhs, count, range(1, 5)), instances(rhs, count, range(1, 5))
+    return [(n, (a, b)) for (n, a), (_, b) in zip(left, right, strict=True)]
 
 
 def _as_squares(difference: sp.Expr) -> dict[sp.Symbol, sp.Expr]:
