@@ -1,45 +1,122 @@
-"""What a document's author reads for a sentence a claim finds wrong or incomplete: an erratum.
+"""What a claim tells the people who act on a sentence it finds wrong or incomplete: an erratum.
 
-A claim whose verdict is refuted or qualified declares one (``Claim(erratum=Erratum(...))``): how serious it
-is on a four-step scale, one line on what is wrong or which condition the sentence needs, and a corrected
-wording in the document's own language. The report lists them per document, most serious first, and writes
-them beside the site as Markdown, CSV and JSON.
+A claim whose verdict is refuted or qualified declares one (``Claim(erratum=Erratum(...))``). Its severity says who
+it is for. A document's reader is misled by an ``error`` (false as stated) or a ``condition`` (true only under a
+condition a reader of the document meets, which the sentence leaves out): those are the document's errata, with a
+corrected wording in the document's language that replaces exactly the quoted span. Precision limits,
+implementation details (the document's code, sizes the text never uses) and remarks are for implementers: they are
+listed apart and never counted as sentences to fix.
+
+Figures in ``problem`` and ``wording`` come from the run: a field such as ``{half_period:,.0f}`` or
+``{first_increase[64]}`` is filled from the data the claim's findings recorded (``r.condition(..., half_period=x)``),
+so a change of evidence changes the text. A field the run did not record withholds the erratum (checks.engine).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+import _string  # the parser str.format itself uses: field names split without evaluating anything
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from string import Formatter
+from typing import Any, Literal
 
-Severity = Literal["error", "condition", "precision", "note"]
+Severity = Literal["error", "condition", "precision", "implementation", "note"]
 SEVERITIES: dict[str, str] = {
     "error": "false as stated: a reader who believes it is misled",
-    "condition": "true only under a condition that matters in practice and that the sentence leaves out",
-    "precision": "true in exact arithmetic; fails only at floating-point extremes",
-    "note": "true as stated; worth a remark (a bound left loose, a case left unsaid)",
+    "condition": "true only under a condition that a reader of the document meets and the sentence leaves out",
+    "precision": "true in exact arithmetic; fails only in low precision or at extreme positions",
+    "implementation": "true of what the text presents; an implementation (the document's code, a size the text "
+    "never uses) departs from it",
+    "note": "true where the document uses it; a remark for the record",
 }
 """The scale, most serious first: errata are listed in this order."""
+FOR_READERS = ("error", "condition")
+"""The severities that mislead a document's reader: the document's errata, the sentences to fix."""
+FOR_IMPLEMENTERS = ("precision", "implementation", "note")
+"""The severities listed for implementers (the implementations page), never counted as sentences to fix."""
 
 
 @dataclass(frozen=True)
 class Erratum:
     """The correction a claim proposes for the sentence it quotes first (or for ``sentence``, another one of its
-    quotes, by its exact text)."""
+    quotes, by its exact text).
+
+    ``point``: a short key shared by the errata of several claims that make one point (one caveat for sentences in
+    several places); the report merges them into one suggestion that names each place. Write ``{{`` and ``}}`` for a
+    literal brace (LaTeX): single braces are the run's values.
+    """
 
     severity: Severity
     problem: str
     """One line, in English: what is wrong, or which condition the sentence needs."""
-    wording: str
-    """The sentence as it could read instead, in the document's language."""
+    wording: str = ""
+    """The quoted span as it could read instead, in the document's language (required for a reader's erratum;
+    optional for an implementer's)."""
     sentence: str = ""
+    point: str = ""
+    """Shared by the errata of several claims that make one point; one of them may carry the wording alone."""
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(f"erratum severity {self.severity!r} is not one of {', '.join(SEVERITIES)}")
+        if self.for_readers and not (self.wording.strip() or self.point):
+            raise ValueError(
+                f"a {self.severity} erratum needs a wording (the sentence as a reader could read it), or a point "
+                "whose wording another claim's erratum gives"
+            )
         for name in ("problem", "wording"):
             value = getattr(self, name)
-            if not value.strip() or "\n" in value:
+            if (name == "problem" and not value.strip()) or "\n" in value:
                 raise ValueError(f"erratum {name} must be one non-empty line, not {value!r}")
+        for text in (self.problem, self.wording):
+            fields(text)  # a malformed or attribute field is refused when the claim is declared
+
+    @property
+    def for_readers(self) -> bool:
+        """Misleads the document's reader (an error or a condition), rather than a remark for implementers."""
+        return self.severity in FOR_READERS
+
+    @property
+    def fields(self) -> list[str]:
+        """The names of the run's values its texts cite."""
+        return sorted({name for text in (self.problem, self.wording) for name in fields(text)})
+
+    def filled(self, values: Mapping[str, Any]) -> Erratum:
+        """The erratum with every field replaced by the run's value (KeyError naming the first one missing)."""
+        return replace(self, problem=fill(self.problem, values), wording=fill(self.wording, values))
+
+
+def fields(text: str) -> list[str]:
+    """The top-level names of the fields in ``text`` (ValueError for attribute access or a malformed field)."""
+    names = []
+    for _, field_name, _, _ in Formatter().parse(text):
+        if field_name is None:
+            continue
+        first, rest = _string.formatter_field_name_split(field_name)
+        if not isinstance(first, str) or not first.isidentifier():
+            raise ValueError(f"erratum field {{{field_name}}} must start with a name the run records")
+        if any(is_attribute for is_attribute, _ in rest):
+            raise ValueError(f"erratum field {{{field_name}}}: use [key] for a recorded value's part, not '.'")
+        names.append(first)
+    return names
+
+
+def fill(text: str, values: Mapping[str, Any]) -> str:
+    """``text`` with its fields replaced: a name from ``values``, then ``[key]`` parts (a whole-number key also
+    finds a string key, as JSON keeps them), then the format spec."""
+    out = []
+    for literal, field_name, spec, conversion in Formatter().parse(text):
+        out.append(literal)
+        if field_name is None:
+            continue
+        first, rest = _string.formatter_field_name_split(field_name)
+        value = values[first]
+        for _, key in rest:
+            value = value[key] if not (isinstance(value, dict) and key not in value) else value[str(key)]
+        if conversion:
+            raise ValueError(f"erratum field {{{field_name}!{conversion}}}: no conversion, only a format spec")
+        out.append(format(value, spec or ""))
+    return "".join(out)
 
 
 def rank(severity: str) -> int:

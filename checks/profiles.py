@@ -27,6 +27,28 @@ def register_profiles(profile: str | None = None) -> None:
     settings.register_profile("ci", base, max_examples=40, derandomize=True, print_blob=True, **_COMMON)
     settings.register_profile("thorough", base, max_examples=10_000, database=database, **_COMMON)
     settings.load_profile(profile or os.environ.get(PROFILE_ENV, "dev"))
+    pin_local_constants()
+
+
+def pin_local_constants() -> None:
+    """Draw the same examples whatever else is loaded.
+
+    Hypothesis mixes into its draws the literals of every local module imported so far (its "local constants"), so
+    a claim run alone drew other examples than in the catalog, where every claim file and whatever the claims before
+    it imported are loaded: a page's counterexample was not what its Reproduce line found. No setting turns this
+    off; the pool is pinned empty here (Hypothesis's own constants, 0, ±1, the float limits, stay).
+    tests/test_profiles.py checks that a claim alone and beside the catalog draws the same examples, and fails
+    loudly if Hypothesis renames what this pins.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    if not hasattr(providers, "_get_local_constants"):
+        raise RuntimeError(
+            "hypothesis no longer has providers._get_local_constants: draws would depend on the modules loaded; "
+            "update checks.profiles.pin_local_constants for this Hypothesis version"
+        )
+    pinned = providers.Constants()
+    providers._get_local_constants = lambda: pinned
 
 
 SWEEP_ELEMENTS = {"dev": 2**16, "ci": 2**18, "thorough": 2**26}

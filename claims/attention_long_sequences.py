@@ -31,14 +31,13 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "Attention keeps less training memory than a recurrent layer of the same size only with PyTorch's "
-            "built-in attention routine that never stores the n × n scores, and only against an LSTM (1.7× less at "
-            "n = 1024 and 4096); it keeps more than a GRU (1.06×) or a plain RNN (3×), and 2.4× to 41× more when "
-            "the scores are stored."
+            "Attention takes a long sentence in one pass, but its n × n scores make the computation grow with the "
+            "square of the length, and the memory too wherever the scores are stored (attention.quadratic-cost; the "
+            "finding gives the memory measured against recurrent layers of the same size)."
         ),
         wording=(
-            "긴 문장 처리 가능 (단, 학습 메모리는 n×n 점수를 저장하지 않는 어텐션 구현일 때 같은 크기의 LSTM보다 "
-            "적을 뿐, GRU·단순 RNN보다는 많습니다)"
+            "긴 문장 처리 가능 (단, 어텐션 점수가 n×n 행렬이라 계산량은 문장 길이의 제곱으로 늘고, 점수 행렬을 "
+            "그대로 저장하면 메모리도 제곱으로 늘어남)"
         ),
     ),
     expect="qualified",

@@ -57,12 +57,14 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "Holds only when every word attends to every other word: with a decoder's mask, where each word sees "
-            "only earlier words, and still no position encoding, 'I love you' and 'you love I' already differ (by "
-            "0.316 averaged over the words, up to 0.501 for one word)."
+            "True of self-attention in which every word attends to every other word, the attention the document "
+            "describes; with a decoder's causal mask (each word sees only the words before it, as in GPT), order "
+            "reaches the outputs with no position encoding: 'I love you' and 'you love I' differ by "
+            "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word."
         ),
-        wording="모든 단어 쌍을 보는(마스크 없는) 어텐션은 단어 순서를 모릅니다.",
+        wording="모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다.",
         sentence="어텐션은 단어 순서를 모릅니다.",
+        point="causal-mask",
     ),
     expect="qualified",
 )

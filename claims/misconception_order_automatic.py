@@ -19,11 +19,17 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "A misconception only when every word attends to every other word: with a decoder's mask, where each "
-            "word sees only earlier words, order reaches the outputs with no position encoding ('I love you' and "
-            "'you love I' differ by 0.316 averaged over the words)."
+            "Misconceptions 1, 2 and 5 hold for self-attention in which every token attends to every other token; "
+            "with a decoder's causal mask (each token sees only earlier tokens, as in GPT) order reaches the "
+            "outputs with no position encoding ('I love you' and 'you love I' differ by "
+            "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word)."
         ),
-        wording="token 순서는 (마스크 없는) attention에서도 자동 반영된다고 생각한다",
+        wording=(
+            "token 순서는 attention에서 자동 반영된다고 생각한다 (※ 1·2·5번은 모든 토큰이 서로를 보는 "
+            "Self-Attention에서의 오해다. GPT처럼 각 토큰이 앞 토큰만 보도록 가린 디코더에서는 위치 인코딩이 없어도 "
+            "순서 정보가 출력에 일부 반영된다)"
+        ),
+        point="causal-mask",
     ),
     expect="qualified",
 )

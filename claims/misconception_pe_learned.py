@@ -27,10 +27,13 @@ claim = Claim(
         severity="condition",
         problem=(
             "A misconception only for fixed encodings such as the sinusoidal one: learned position embeddings, "
-            "which document 000 itself describes (BERT 512, GPT-2 1024 positions), are trained parameters (a 512 × "
-            "768 table has 393,216, and one training step moves them)."
+            "which document 000 itself describes (BERT, GPT-2), are trained parameters ({trainable_parameters:,} in "
+            "a BERT-base-sized table, and one training step moves them)."
         ),
-        wording="sinusoidal positional encoding은 학습되는 파라미터라고 생각한다",
+        wording=(
+            "sin/cos positional encoding을 학습되는 파라미터라고 생각한다 (BERT·GPT-2의 학습 가능한 위치 임베딩은 "
+            "실제로 학습되는 파라미터다)"
+        ),
     ),
     expect="qualified",
 )

@@ -19,11 +19,12 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "A misconception only when every word attends to every other word: with a decoder's mask, where each "
-            "word sees only earlier words, order reaches the outputs with no encoding at all ('I love you' and "
-            "'you love I' differ by 0.316 averaged over the words)."
+            "Misconceptions 1, 2 and 5 hold for self-attention in which every token attends to every other token; "
+            "with a decoder's causal mask (each token sees only earlier tokens, as in GPT) order reaches the "
+            "outputs with no position encoding ('I love you' and 'you love I' differ by "
+            "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word)."
         ),
-        wording="positional encoding은 (마스크 없는 self-attention에서도) optional이라고 생각한다",
+        point="causal-mask",
     ),
     expect="qualified",
 )

@@ -25,11 +25,10 @@ claim = Claim(
     erratum=Erratum(
         severity="note",
         problem=(
-            "True in every precision tested, at every position and d_model; but the lesson's own PyTorch class "
-            "cannot build the table at all for an odd d_model (it crashes at d_model = 3, 119 and 167), so there "
-            "only the formula and the numpy loop give values."
+            "True in every precision tested, at every position and d_model; the document's PyTorch class cannot "
+            "build the table at an odd d_model (the findings name the sizes), where only the formula and the numpy "
+            "loop give values."
         ),
-        wording="1. 값이 항상 -1 ~ 1 사이 (단, 예제의 PyTorch 클래스는 d_model이 짝수일 때만 실행됩니다)",
     ),
     expect="proved",
 )

@@ -26,14 +26,10 @@ claim = Claim(
         LESSON_002.quote("정리", "③ 벡터 길이가 일정하고"),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="implementation",
         problem=(
-            "Holds only for an even d_model: with odd d_model the last sin has no cos partner and the length "
-            "changes with position (d_model = 5: from 1.414 to 1.705, never the stated √2.5 ≈ 1.581)."
-        ),
-        wording=(
-            "d_model이 짝수이면 쌍마다 $\\sin^2 + \\cos^2 = 1$이므로 위치 벡터 전체의 길이는 위치와 상관없이 항상 "
-            "$\\sqrt{d_{model}/2}$입니다."
+            "Needs the sin/cos pairs the text presumes: at an odd d_model the last sine has no cosine and the "
+            "length changes with the position (d_model = {d_model}: from {min_norm:.3f} to {max_norm:.3f})."
         ),
     ),
     expect="qualified",

@@ -29,18 +29,10 @@ claim = Claim(
         LESSON_002.quote("정리", "내적은 거리에만 의존합니다."),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="implementation",
         problem=(
-            "Holds only for an even d_model: with odd d_model the last sin has no cos partner and the dot product "
-            "depends on position (d_model = 5, k = 3: anywhere from 0.007 to 0.915 over the first 2000 positions)."
-        ),
-        wording=(
-            "d_model이 짝수이면 오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 "
-            "위치가 아니라 두 단어 사이의 거리 k에만 의존합니다."
-        ),
-        sentence=(
-            "오른쪽에 pos가 없습니다. 두 바늘이 이루는 각도의 코사인을 다 더한 값이라, 절대 위치가 아니라 두 단어 "
-            "사이의 거리 k에만 의존합니다."
+            "Needs the sin/cos pairs the text presumes: at an odd d_model the last sine has no cosine and the dot "
+            "product depends on the position (d_model = {d_model}, k = {k}: from {min_dot:.3f} to {max_dot:.3f})."
         ),
     ),
     expect="qualified",

@@ -40,12 +40,13 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "The printed vectors are the formula's values only for d_model = 4, which the walkthrough never says: "
-            "the third entry of PE(1) is 0.01 only there, 0.68 at the lesson's d_model = 64 and 0.82 at 512."
+            "The printed vectors are the formula's values only for d_model = {fits[0]}, which the walkthrough never "
+            "says: the third entry of PE(1) is {d_model_64[2]} at the lesson's d_model = 64 and {d_model_512[2]} at "
+            "512."
         ),
         wording=(
-            "위치1의 PE → [0.84, 0.54, 0.01, ...]  (d_model = 4일 때의 값이며, d_model = 512이면 세 번째 값은 "
-            "0.82입니다)"
+            "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = {fits[0]}일 때의 값. d_model = 512라면 [0.84, 0.54, "
+            "{d_model_512[2]}, ...])"
         ),
         sentence="위치1의 PE → [0.84, 0.54, 0.01, ...]",
     ),

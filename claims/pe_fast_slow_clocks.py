@@ -33,12 +33,9 @@ claim = Claim(
     erratum=Erratum(
         severity="note",
         problem=(
-            "The slowest pair tells far positions apart only up to half its period, about 30,300 positions at "
-            "d_model = 512; beyond that it turns back, and positions about 60,600 apart look like neighbours even "
-            "on it."
-        ),
-        wording=(
-            "이웃끼리는 거의 차이가 없지만 반 주기(d_model = 512에서 약 30,000칸) 안에서는 먼 위치를 구분해 줍니다."
+            "True: a sin/cos pair tells positions apart over its whole period, about {period:,.0f} positions for "
+            "the slowest pair at d_model = {d_model}; only the distance between the two points stops growing after "
+            "half a period ({half_period:,.0f} positions), and positions a whole period apart coincide."
         ),
         sentence="이웃끼리는 거의 차이가 없지만 먼 위치를 구분해 줍니다.",
     ),
@@ -106,10 +103,11 @@ def slow_pair_separates_up_to_half_a_turn(r, slow):
         chord_lengths(slow, past),
     )
     r.condition(
-        f"the slowest pair separates far positions only up to half its period, π/ω = {half_turn:,.0f} positions at "
-        f"d_model = {D_MODEL}: its chord rises with the distance up to there and falls back beyond, so positions about "
-        f"{2 * math.pi / slow:,.0f} apart look like neighbours even on the slowest clock",
+        f"the slowest pair tells positions apart over its whole period, 2π/ω = {2 * math.pi / slow:,.0f} positions at "
+        f"d_model = {D_MODEL}, but its chord grows with the distance only up to half of it, {half_turn:,.0f} "
+        "positions, and falls back beyond, so positions a whole period apart coincide even on the slowest clock",
         half_period=half_turn,
+        period=2 * math.pi / slow,
         d_model=D_MODEL,
     )
 

@@ -56,15 +56,11 @@ claim = Claim(
         LESSON_000.quote("핵심 요약", "$PE(pos, 2i+1) = cos(pos / 10000^{2i/d_{model}})$"),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="implementation",
         problem=(
-            "The formula, the lesson's numpy loop and its PyTorch class give the same table only for an even "
-            "d_model and positions below the class's max_len: at d_model = 63 the loop silently drops the last cos "
-            "and the class crashes, and with max_len = 50 the class crashes on 60 positions."
-        ),
-        wording=(
-            "$\\text{PE}(\\text{pos}, 2i) = \\sin\\left(\\frac{\\text{pos}}{10000^{2i/d_{\\text{model}}}}\\right)$ "
-            "(d_model은 짝수여야 하며, 아래 PyTorch 클래스는 max_len개 위치까지만 계산합니다)"
+            "The document's numpy loop and PyTorch class compute the formula only for an even d_model and, for the "
+            "class, up to max_len positions: at an odd d_model the loop drops the last cos and the class raises, "
+            "and the class raises on an input longer than max_len (the findings name the sizes)."
         ),
     ),
     expect="qualified",

@@ -35,13 +35,15 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "The slowest period is 2π·10000^(1 − 2/d_model), near 2π × 10000 only for a large d_model: 96.5 % of "
-            "it at d_model = 512, 75 % at 64 (demo 2) and 32 % at 16 (demo 4); within 5 % only from d_model = 360."
+            "The slowest period is 2π·10000^(1 − 2/d_model), near 2π × 10000 only for a large d_model: 2π × "
+            "{d_model_512:.0f} at d_model = 512, 2π × {d_model_64:.0f} at 64 (demo 2) and 2π × {d_model_16:.0f} at "
+            "16 (demo 4)."
         ),
         wording=(
-            "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{2i/d_{model}}$로, 가장 빠른 시계의 $2\\pi \\approx "
-            "6.3$칸부터 가장 느린 시계의 $2\\pi\\cdot 10000^{1-2/d_{model}}$칸(d_model = 512이면 거의 $2\\pi "
-            "\\times 10000$칸)까지 기하급수로 늘어납니다."
+            "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{{2i/d_{{model}}}}$로, 가장 빠른 시계의 $2\\pi \\approx "
+            "6.3$칸부터 가장 느린 시계의 $2\\pi\\cdot 10000^{{1-2/d_{{model}}}}$칸까지 기하급수로 "
+            "늘어납니다(d_model = 512이면 거의 $2\\pi \\times 10000$칸이지만, 데모의 d_model = 16에서는 $2\\pi "
+            "\\times {d_model_16:.0f}$칸입니다)."
         ),
     ),
     expect="qualified",

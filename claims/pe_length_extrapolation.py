@@ -42,16 +42,11 @@ claim = Claim(
         ),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="implementation",
         problem=(
-            "The formula has no length limit, but the document's own PyTorch class precomputes only max_len rows "
-            "(default 5000) and fails on a longer input (max_len 512, 513 tokens: size-mismatch error); in "
-            "float16/bfloat16 the values at position 513 are off by 0.07 and 0.88."
-        ),
-        wording=(
-            "학습 시: 최대 512 토큰까지만 봄 추론 시: 513번째 위치의 PE(513, i) = sin(513 / 10000^(2i/d_model)) → "
-            "수학적으로 자연스럽게 계산 가능! (단, 아래 PyTorch 클래스처럼 PE를 max_len 행까지 미리 계산해 두면 "
-            "max_len보다 긴 입력은 처리할 수 없고, float16·bfloat16으로 계산하면 이 위치의 값이 공식과 크게 어긋남)"
+            "The formula has no length limit, but the document's PyTorch class precomputes max_len rows and raises "
+            "on a longer input (max_len {max_len}, {seq_len} tokens); in float16 and bfloat16 the values at "
+            "position 513 are off (the finding gives by how much)."
         ),
     ),
     expect="qualified",

@@ -27,15 +27,11 @@ claim = Claim(
         LESSON_000.quote(SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="note",
         problem=(
-            "Similarity does not fall steadily with distance: for d_model 64 it first rises at k = 6 and rises at 17 "
-            "of the 49 steps within the lesson's 50 positions (position 44 is more similar to position 0 than position "
-            "20: 19.15 > 18.88), and far away it swings below zero and back up."
-        ),
-        wording=(
-            "가까운 위치일수록 대체로 유사도가 높고(단조롭게 줄지는 않아서, d_model=64에서는 위치 44가 위치 20보다 "
-            "위치 0과 더 비슷합니다),"
+            "A print() line of the document's code: PE(0)·PE(k) does not fall steadily with k (for d_model = 64 it "
+            "first rises at k = {first_increase[64]}, and position {more_similar_than_printed[20]} is more similar "
+            "to position 0 than position 20 is); the next printed line's '경향' (tendency) leaves room for it."
         ),
     ),
     expect="qualified",

@@ -42,14 +42,9 @@ claim = Claim(
     erratum=Erratum(
         severity="note",
         problem=(
-            "True of the paper's equation only: the code published with the paper (tensor2tensor) puts all sines "
-            "before all cosines and spaces the frequencies differently, so its table differs from the equation's by up "
-            "to 1.99 at d_model 512, even after reordering."
-        ),
-        wording=(
-            "「Attention Is All You Need」(Vaswani 외, 2017)는 위치 pos의 벡터를 이렇게 정합니다(논문의 식 기준이며, "
-            "논문과 함께 공개된 tensor2tensor 구현은 sin을 모두 앞에, cos를 모두 뒤에 두고 주파수 간격도 조금 달라 "
-            "같은 표가 아닙니다)."
+            "True of the paper's equation; the code published with the paper (tensor2tensor) puts all sines before "
+            "all cosines and spaces the frequencies differently, so its table is not the equation's (the finding "
+            "gives the largest difference)."
         ),
     ),
     expect="qualified",

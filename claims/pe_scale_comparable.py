@@ -31,14 +31,15 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "PE's length is √(d_model/2) whatever the word, so the scales match only if embedding entries are of order "
-            "one (uniform [−1, 1]: ratio 1.22); common small initialisations are swamped at d_model 512 (N(0, 0.02²) "
-            "as in BERT/GPT-2: PE 35× longer than the word vector, and the sum keeps only cosine 0.03 with the word)."
+            "PE's length is √(d_model/2) whatever the word, so the scales match only if the embedding's entries are "
+            "of order one; the small initialisations models use (N(0, 0.02²) in BERT and GPT-2) are swamped at "
+            "d_model = 512 (the finding gives the ratios), which is why the original Transformer multiplies the "
+            "embeddings by √d_model before adding PE."
         ),
         wording=(
-            "→ 단어 임베딩 값이 실제로 [-1, 1] 정도의 크기일 때만 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 "
-            "더해도(+) 한쪽이 다른 쪽을 압도하지 않음 (N(0, 0.02²)처럼 작게 초기화한 임베딩은 PE에 압도되므로, "
-            "원논문은 임베딩에 √d_model을 곱한 뒤 더함)"
+            "→ 단어 임베딩 값도 -1 ~ 1 정도의 크기라면 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 "
+            "더해도(+) 한쪽이 다른 쪽을 압도하지 않음 (임베딩을 작게 초기화하면 PE가 압도하므로, 원논문은 임베딩에 "
+            "√d_model을 곱한 뒤 더함)"
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
     ),

@@ -39,13 +39,12 @@ claim = Claim(
         LESSON_001.quote("4. Relative Position 정보", "P E (p o s + k)"),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="implementation",
         problem=(
-            "Needs an even d_model: with an odd d_model the last sine has no cosine partner and no matrix maps PE(pos) "
-            "to PE(pos+k) (d_model 5, k 3: the best linear map still misses by 0.002)."
+            "Needs the sin/cos pairs the text presumes: at an odd d_model the last sine has no cosine and no matrix "
+            "maps PE(pos) to PE(pos + k) (d_model = {d_model}, k = {k}: the best linear map misses by "
+            "{max_residual:.3f})."
         ),
-        wording="수학적 특성: d_model이 짝수이면 PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
-        sentence="수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능",
     ),
     expect="qualified",
 )

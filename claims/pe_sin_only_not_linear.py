@@ -41,13 +41,13 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "Needs ωk not to be a multiple of π: there the ellipse flattens into a line (at the demo's ω ≈ 0.316 the "
-            "best sine-only line misses by 0.82 at k = 3 but only by 0.021 at k = 10, and at ω = π/3, k = 3 it is "
-            "exact)."
+            "Needs ωk not to be a multiple of π: there sin(ω(pos + k)) = ±sin(ω·pos) and the ellipse flattens into "
+            "a line, which a linear map does produce; near such k the best sine-only line misses by only "
+            "{line_error:.3f} (ω = {omega:.3f}, k = {k})."
         ),
         wording=(
-            "ωk가 π의 배수가 아니면 점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 "
-            "함수로도, 하물며 선형 함수로도 만들 수 없습니다(ωk가 π의 배수에 가까우면 타원이 거의 직선으로 "
+            "점들이 직선이 아니라 타원을 그립니다. ωk가 π의 정수배가 아닌 한, 같은 가로 값에 세로 값이 두 개 있으니 "
+            "어떤 함수로도, 하물며 선형 함수로도 만들 수 없습니다(ωk가 π의 정수배이면 타원이 직선으로 "
             "납작해집니다)."
         ),
         sentence=(

@@ -39,15 +39,10 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "Unique in exact arithmetic and in float32/float64, but with positions and angles computed in bfloat16 "
-            "positions 256 and 257 get the same vector (float16: 2048 and 2049; d_model 64)."
+            "Unique in exact arithmetic and in float32/float64; with positions and angles computed in bfloat16 or "
+            "float16, neighbouring positions get identical vectors (the finding names the first pair in each "
+            "dtype)."
         ),
-        wording=(
-            "사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다(정확한 "
-            "계산에서는 그렇지만, bfloat16으로 위치와 각도를 계산하면 위치 256과 257이, float16이면 2048과 2049가 같은 "
-            "벡터가 됩니다)."
-        ),
-        sentence="사인(sin)과 코사인(cos) 함수를 서로 다른 주파수로 사용하여, 각 위치를 고유한 벡터로 표현합니다.",
     ),
     expect="qualified",
 )

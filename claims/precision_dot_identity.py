@@ -23,13 +23,8 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "Exact in exact arithmetic only: with angles computed in the dtype, PE(pos)·PE(pos+3) leaves the tolerance "
-            "from position 145 in bfloat16, 106 in float16 and 610 in float32 (float64 holds to about 2×10¹⁰)."
-        ),
-        wording=(
-            "5번과 8번 단어든 100번과 103번 단어든, 3칸 차이면 사이각이 같고 내적도 같습니다(정확한 계산 기준이며, "
-            "각도를 그 자료형으로 계산하면 bfloat16은 위치 145, float16은 위치 106부터 내적이 허용 오차 이상 "
-            "달라집니다)."
+            "True in exact arithmetic; with angles computed in a dtype, PE(pos)·PE(pos + 3) leaves the tolerance "
+            "from a position that depends on the dtype (the findings give each position)."
         ),
     ),
     expect="qualified",

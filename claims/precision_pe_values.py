@@ -18,13 +18,9 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "The computed values match the formula only up to a position per precision: with angles in the dtype "
-            "float16 is off from position 8, bfloat16 from 22 and float32 from 342 (angles formed in float32 first: "
-            "float16 holds to 21,866, bfloat16 to 349,574; float64 to about 5×10⁹)."
-        ),
-        wording=(
-            "위치는 곧 바늘이 가리키는 방향입니다(정확한 계산 기준이며, 각도를 그 자료형으로 계산하면 float16은 위치 "
-            "8, bfloat16은 위치 22, float32는 위치 342부터 바늘 방향이 허용 오차 이상 어긋납니다)."
+            "True in exact arithmetic; computed values match the formula only up to a position that depends on the "
+            "dtype and on whether the angles are formed in it or in float32 first (the findings give each "
+            "position)."
         ),
     ),
     expect="qualified",

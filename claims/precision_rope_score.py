@@ -23,14 +23,9 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "Holds in exact arithmetic only: with the rotation computed in the dtype the score stops depending on n − "
-            "m alone from m = 87 in bfloat16, 146 in float16 and 461 in float32 (angles formed in float32 first: to "
-            "about 5.6 million and 406,000; float64 to about 2×10¹⁰)."
-        ),
-        wording=(
-            "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 정확한 계산에서는 점수에 절대 위치 m, n 대신 상대 거리 n−m만 "
-            "남습니다(회전을 bfloat16·float16으로 계산하면 bfloat16은 m = 87, float16은 m = 146부터 절대 위치의 영향이 "
-            "허용 오차를 넘습니다)."
+            "True in exact arithmetic; with the rotation computed in a dtype the score stops depending on n − m "
+            "alone from a position that depends on the dtype and on where the angles are formed (the findings give "
+            "each position)."
         ),
     ),
     expect="qualified",

@@ -24,13 +24,8 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "Holds in exact arithmetic only: computed in the dtype, M_3·PE(pos) leaves the tolerance from position 4 "
-            "in float16, 22 in bfloat16 and 342 in float32 (float64 holds to about 1.4×10⁹)."
-        ),
-        wording=(
-            "모델이 “3칸 앞 단어”를 찾는 법을 선형 변환 하나로 배우면, 정확한 계산에서는 그 변환이 문장의 어느 "
-            "위치에서든 똑같이 통합니다(그 자료형으로 계산하면 float16은 위치 4, bfloat16은 22, float32는 342부터 허용 "
-            "오차를 넘게 어긋납니다)."
+            "True in exact arithmetic; computed in a dtype, M_k·PE(pos) leaves the tolerance of PE(pos + k) from a "
+            "position that depends on the dtype (the findings give each position)."
         ),
     ),
     expect="qualified",

@@ -30,15 +30,15 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "RoFormer's bound falls only as a rough envelope and only up to moderate distances: it rises at about half "
-            "of all steps (d 64: 32,614 rises over distances 0–65,535, the first at 11) and stops falling after about "
-            "100 (d 64), 1,000 (d 128) and 10,000 (d 256)."
+            "RoFormer's bound falls only as a rough envelope and only up to moderate distances: it rises at about "
+            "half of all steps (d 64: 32,614 rises over distances 0–65,535, the first at 11) and stops falling "
+            "after about 100 (d 64), 1,000 (d 128) and 10,000 (d 256)."
         ),
         wording=(
-            "Notably, RoPE comes with valuable properties such as flexibility of being expand to any sequence lengths, "
-            "inter-token dependency whose upper bound decays (as an envelope, not monotonically) with increasing "
-            "relative distances up to moderate distances, and capability of equipping the linear self-attention with "
-            "relative position information."
+            "Notably, RoPE comes with valuable properties such as flexibility of being expand to any sequence "
+            "lengths, inter-token dependency whose upper bound decays (as an envelope, not monotonically) with "
+            "increasing relative distances up to moderate distances, and capability of equipping the linear "
+            "self-attention with relative position information."
         ),
     ),
     expect="qualified",

@@ -29,13 +29,9 @@ claim = Claim(
     erratum=Erratum(
         severity="precision",
         problem=(
-            "In bfloat16/float16 the score keeps only n − m up to a position: with angles formed in float32 up to m = "
-            "5,776,234 (bfloat16) and 434,050 (float16); with angles formed in the dtype only up to m = 86 and 145."
-        ),
-        wording=(
-            "회전 행렬끼리는 각도가 빼기로 합쳐지므로, 점수에는 절대 위치 m, n 대신 상대 거리 n−m만 남습니다(정확한 "
-            "계산 기준이며, bfloat16 쿼리·키로는 각도를 float32로 만들면 m = 5,776,235부터, 그 자료형으로 만들면 m = "
-            "87부터 어긋나고, float16은 각각 m = 434,051과 146부터 어긋납니다)."
+            "True in exact arithmetic; in bfloat16 and float16 each RoPE implementation keeps only n − m up to a "
+            "position, far later when its angles are formed in float32 (the findings give each implementation's and "
+            "each reference path's position)."
         ),
     ),
     expect="qualified",

@@ -22,13 +22,13 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "Shown only at positions seen in training: there a learned table matches the sinusoidal one (accuracy "
-            "+0.002), but at unseen positions 12–23, whose rows never get a gradient, it averaged 0.10 lower (interval "
-            "−0.16 to +0.007, undecided)."
+            "Learned only at the positions the training data reaches: a row of the table that no training sequence "
+            "reaches never receives a gradient and keeps its random initial value (the finding compares a learned "
+            "table with the sinusoidal one at seen and unseen positions in a small model)."
         ),
         wording=(
-            "학습 데이터에 나온 위치들에 대해 좋은 위치 표현을 자동으로 배움 (학습 때 보지 못한 위치의 벡터는 학습되지 "
-            "않음)"
+            "학습 데이터에 나온 위치에 대해서는 위치 표현을 자동으로 배움 (학습 중 한 번도 나오지 않은 위치의 "
+            "벡터는 랜덤 초기값 그대로 남음)"
         ),
     ),
     expect="qualified",

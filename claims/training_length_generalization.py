@@ -20,10 +20,12 @@ rope = Claim(
     erratum=Erratum(
         severity="error",
         problem=(
-            "Not borne out at any length tried: a one-layer RoPE model trained at length 12 lost 0.18 accuracy at 4× "
-            "length (interval 0.13–0.25) and 0.035 at 2× (interval 0.015–0.056, undecided against the 0.05 limit)."
+            "Not borne out: RoPE alone does not keep its accuracy past the training length; long-context models "
+            "extend it only with changes such as position interpolation (Chen et al. 2023), and a one-layer RoPE "
+            "model trained at length 12 here loses accuracy at 4× the length (the finding gives the drop and its "
+            "interval)."
         ),
-        wording="학습 길이를 넘으면 성능이 떨어지며(예: 4배 길이에서 정확도 0.18 하락), 길이 일반화가 보장되지 않음",
+        wording="학습 때보다 긴 입력에서는 성능이 떨어지기 쉬움 (긴 문맥에 쓰려면 위치 보간 같은 보정이 필요함)",
     ),
     expect="refuted",
 )

@@ -11,7 +11,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 import checks.config as config
 from checks.coverage import CATEGORIES, Classified
-from checks.errata import SEVERITIES
+from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
@@ -62,9 +62,14 @@ def build_site(
     by_name = {info.name: info for info in infos}
     env = environment()
     settings = config.current()
-    corrections = errata.errata(site, {info.name: info.text for info in infos})
+    texts = {info.name: info.text for info in infos}
+    corrections, notes = errata.errata(site, texts), errata.for_implementers(site, texts)
     common = {
         "errata": corrections,
+        "notes": notes,
+        "for_readers": FOR_READERS,
+        "for_implementers": FOR_IMPLEMENTERS,
+        "implementers_downloads": errata.IMPLEMENTERS_DOWNLOADS,
         "sources_folder": settings.shown(settings.sources),
         "sentences_folder": settings.shown(settings.sentences),
         "site": site,
@@ -90,6 +95,7 @@ def build_site(
             "document.html.j2",
             root="../",
             corrections=corrections[info.name],
+            erratum_anchors=errata.anchors(corrections[info.name]),
             corrections_downloads=errata.downloads(info.name),
             **common,
             **context,
@@ -125,7 +131,7 @@ def build_site(
         csp=search.csp(CSP),
         **common,
     )
-    pages.update({Path(path): text for path, text in errata.files(corrections).items()})
+    pages.update({Path(path): text for path, text in errata.files(corrections, notes).items()})
     if changes is not None:
         pages[Path("changes.md")] = changes.markdown()
         pages[Path("changes.html")] = _render(

@@ -1,9 +1,12 @@
-"""Errata per document: every sentence a claim finds wrong or incomplete, with what to change it to.
+"""Errata per document, for two audiences: the sentences that mislead a reader, and the notes for implementers.
 
-A row comes from a claim that declares an erratum (checks.errata) for a sentence of a document: its verdict,
-its severity, one line on the problem and the corrected wording. Rows are ordered most serious first, then by
-where the sentence stands. Beside the site, each document's errata are written as Markdown and CSV, and all of
-them as JSON (``errata/``).
+A claim that declares an erratum (checks.errata) for a sentence of a document makes a row. A reader's erratum
+(error, condition) goes to the document's errata: one row per sentence, errata of several claims that make one
+point merged into one row naming each place, most serious first, then by where the sentence stands. An
+implementer's (precision, implementation, note) goes to the implementers' list on the implementations page, never
+counted as a sentence to fix. Beside the site, each document's errata are written as Markdown and CSV (UTF-8 with a
+byte-order mark, so that spreadsheets read Korean right), all of them as JSON, and the implementers' list as
+Markdown and CSV (``errata/``).
 """
 
 from __future__ import annotations
@@ -11,61 +14,142 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from checks.errata import SEVERITIES, rank
-from reports.model import Site, document_slug
+from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
+from checks.sources import Quote
+from reports.model import ClaimView, Site, document_slug
 
 FOLDER = "errata"
 """The downloads' folder in the site."""
+IMPLEMENTERS = "for-implementers"
+"""The implementers' list's file name (without suffix) in FOLDER."""
+BOM = "\ufeff"
+MISLEADING = ("refuted", "qualified")
+"""The verdicts under which a reader's erratum is shown (a claim that now holds shows none)."""
 
 
 @dataclass(frozen=True)
-class ErratumRow:
-    """One sentence to fix, as a document's author reads it."""
+class Place:
+    """One sentence an erratum corrects, with the wording that replaces it (empty: the point is made elsewhere)."""
 
-    document: str
     section: str
     sentence: str
-    severity: str
-    verdict: str
-    problem: str
     wording: str
-    claim: str
-    claim_page: str
-    """The claim's page, relative to the site's root."""
     position: int
     """Where the sentence starts in the document (-1: not found in its text)."""
 
 
+@dataclass(frozen=True)
+class ErratumRow:
+    """One suggestion: a point, the sentences it corrects, and the claims that make it."""
+
+    document: str
+    severity: str
+    verdict: str
+    problem: str
+    places: tuple[Place, ...]
+    claims: tuple[str, ...]
+    claim_pages: tuple[str, ...]
+    """The claims' pages, relative to the site's root."""
+    anchor: str = ""
+    """The row's id on its page (``erratum-N``)."""
+
+    @property
+    def position(self) -> int:
+        found = [p.position for p in self.places if p.position >= 0]
+        return min(found) if found else -1
+
+
+@dataclass(frozen=True)
+class _Entry:
+    claim: ClaimView
+    quote: Quote
+    place: Place
+
+
 def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
-    """Each document's rows (``texts``: the documents' texts by name, None where unreadable), ordered."""
-    rows: dict[str, list[ErratumRow]] = {name: [] for name in texts}
+    """Each document's errata for its readers (``texts``: the documents' texts by name, None where unreadable)."""
+    return _rows(site, texts, FOR_READERS)
+
+
+def for_implementers(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
+    """Each document's notes for implementers: precision limits, implementation details, remarks."""
+    return _rows(site, texts, FOR_IMPLEMENTERS)
+
+
+def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...]) -> dict[str, list[ErratumRow]]:
+    entries: dict[str, list[_Entry]] = {name: [] for name in texts}
     for claim in site.claims:
         record, quote = claim.record, claim.record.corrects
-        if record.erratum is None or quote is None or quote.document not in rows:
+        if record.erratum is None or record.erratum.severity not in severities or quote is None:
             continue
-        text = texts[quote.document] or ""
-        rows[quote.document].append(
+        if quote.document not in entries or (record.erratum.for_readers and str(claim.verdict) not in MISLEADING):
+            continue
+        place = Place(quote.section, quote.text, record.erratum.wording, (texts[quote.document] or "").find(quote.text))
+        entries[quote.document].append(_Entry(claim, quote, place))
+    return {name: _numbered(_merged(found)) for name, found in entries.items()}
+
+
+def _merged(entries: list[_Entry]) -> list[ErratumRow]:
+    """One row per point (the erratum's ``point``, else its sentence): the most serious severity leads."""
+    groups: dict[str, list[_Entry]] = {}
+    for entry in entries:
+        erratum = entry.claim.record.erratum
+        assert erratum is not None
+        groups.setdefault(erratum.point or f"sentence:{entry.quote.text}", []).append(entry)
+    rows = []
+    for group in groups.values():
+        group.sort(key=lambda e: (rank(_severity(e)), e.place.position, e.claim.id))
+        places: dict[str, Place] = {}
+        for entry in group:
+            places.setdefault(entry.place.sentence, entry.place)
+        rows.append(
             ErratumRow(
-                document=quote.document,
-                section=quote.section,
-                sentence=quote.text,
-                severity=record.erratum.severity,
-                verdict=str(claim.verdict),
-                problem=record.erratum.problem,
-                wording=record.erratum.wording,
-                claim=claim.id,
-                claim_page=f"claims/{claim.slug}.html",
-                position=text.find(quote.text),
+                document=group[0].quote.document,
+                severity=_severity(group[0]),
+                verdict=str(group[0].claim.verdict),
+                problem=" ".join(_unique(_problem(e) for e in group)),
+                places=tuple(sorted(places.values(), key=lambda p: p.position)),
+                claims=tuple(_unique(e.claim.id for e in group)),
+                claim_pages=tuple(_unique(f"claims/{e.claim.slug}.html" for e in group)),
             )
         )
-    return {name: sorted(found, key=lambda r: (rank(r.severity), r.position, r.claim)) for name, found in rows.items()}
+    return sorted(rows, key=lambda r: (rank(r.severity), r.position, r.claims))
 
 
-def counts(rows: list[ErratumRow]) -> dict[str, int]:
-    """Rows per severity, every step of the scale present."""
-    return {severity: sum(r.severity == severity for r in rows) for severity in SEVERITIES}
+def _severity(entry: _Entry) -> str:
+    erratum = entry.claim.record.erratum
+    assert erratum is not None
+    return erratum.severity
+
+
+def _problem(entry: _Entry) -> str:
+    erratum = entry.claim.record.erratum
+    assert erratum is not None
+    return erratum.problem
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _numbered(rows: list[ErratumRow]) -> list[ErratumRow]:
+    return [
+        ErratumRow(**{**{f: getattr(row, f) for f in row.__dataclass_fields__}, "anchor": f"erratum-{n}"})
+        for n, row in enumerate(rows, 1)
+    ]
+
+
+def anchors(rows: list[ErratumRow]) -> dict[tuple[str, str], str]:
+    """(claim id, sentence) → the anchor of the row that corrects that sentence: 'what is wrong' links to it."""
+    return {(claim, place.sentence): row.anchor for row in rows for claim in row.claims for place in row.places}
+
+
+def counts(rows: list[ErratumRow], severities: Iterable[str] = FOR_READERS) -> dict[str, int]:
+    """Rows per severity, every step of ``severities`` present."""
+    return {severity: sum(r.severity == severity for r in rows) for severity in severities}
 
 
 def downloads(name: str) -> list[tuple[str, str]]:
@@ -74,65 +158,91 @@ def downloads(name: str) -> list[tuple[str, str]]:
     return [("Markdown", f"{FOLDER}/{slug}.md"), ("CSV", f"{FOLDER}/{slug}.csv")]
 
 
+IMPLEMENTERS_DOWNLOADS = [("Markdown", f"{FOLDER}/{IMPLEMENTERS}.md"), ("CSV", f"{FOLDER}/{IMPLEMENTERS}.csv")]
+
+
 def markdown(name: str, rows: list[ErratumRow]) -> str:
-    """A document's errata as Markdown: one section per sentence, the wording to paste in a block quote."""
+    """A document's errata as Markdown: one section per suggestion, each place with the wording to paste."""
     lines = [f"# Errata: {name}", ""]
     if not rows:
-        return "\n".join([*lines, "No sentence of this document is refuted or qualified.", ""])
+        return "\n".join([*lines, "No sentence of this document misleads its reader, as far as the claims find.", ""])
     summary = ", ".join(f"{n} {severity}" for severity, n in counts(rows).items() if n)
     lines += [
-        f"{len(rows)} sentence(s) to fix: {summary}. Severities: "
-        + "; ".join(f"**{s}**: {meaning}" for s, meaning in SEVERITIES.items())
-        + ".",
+        f"{sum(len(r.places) for r in rows)} sentence(s) to fix in {len(rows)} suggestion(s): {summary}. "
+        + "; ".join(f"**{s}**: {SEVERITIES[s]}" for s in FOR_READERS)
+        + ". Precision limits and implementation notes are listed apart, for implementers.",
         "",
     ]
-    for number, row in enumerate(rows, 1):
-        lines += [
-            f"## {number}. {row.severity} · {row.verdict} · `{row.claim}`",
-            "",
-            f"Section: {row.section}",
-            "",
-            f"> {row.sentence}",
-            "",
-            f"**Problem.** {row.problem}",
-            "",
-            "**Could read:**",
-            "",
-            f"> {row.wording}",
-            "",
-            f"Claim page: {row.claim_page}",
-            "",
-        ]
+    lines += _markdown_rows(rows)
     return "\n".join(lines)
 
 
-COLUMNS = ("severity", "verdict", "section", "sentence", "problem", "wording", "claim", "claim_page")
+def implementers_markdown(by_document: dict[str, list[ErratumRow]]) -> str:
+    """Every document's notes for implementers as Markdown."""
+    lines = [
+        "# For implementers",
+        "",
+        "True of what the documents present; these concern computing it: "
+        + "; ".join(f"**{s}**: {SEVERITIES[s]}" for s in FOR_IMPLEMENTERS)
+        + ". None is a sentence to fix for the documents' readers.",
+        "",
+    ]
+    for name, rows in by_document.items():
+        if rows:
+            lines += [f"## {name}", "", *_markdown_rows(rows, level="###")]
+    return "\n".join(lines)
 
 
-def csv_text(rows: list[ErratumRow]) -> str:
-    """A document's errata as CSV (UTF-8, a header row, the columns of COLUMNS)."""
+def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
+    lines = []
+    for number, row in enumerate(rows, 1):
+        lines += [f"{level} {number}. {row.severity} · {row.verdict} · " + ", ".join(f"`{c}`" for c in row.claims), ""]
+        lines += [f"**Problem.** {row.problem}", ""]
+        for place in row.places:
+            lines += [f"Section: {place.section}", "", f"> {place.sentence}", ""]
+            if place.wording:
+                lines += ["**Could read:**", "", f"> {place.wording}", ""]
+        lines += ["Claim page(s): " + ", ".join(row.claim_pages), ""]
+    return lines
+
+
+COLUMNS = ("suggestion", "severity", "verdict", "section", "sentence", "problem", "wording", "claims", "claim_pages")
+
+
+def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
+    """Errata as CSV: UTF-8 with a byte-order mark, a header row, one line per place (``suggestion`` numbers the
+    row a place belongs to); ``document`` adds the document's name as the first column."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow([getattr(row, column) for column in COLUMNS])
-    return buffer.getvalue()
+    writer.writerow((("document",) if document else ()) + COLUMNS)
+    for number, row in enumerate(rows, 1):
+        for place in row.places:
+            cells = [number, row.severity, row.verdict, place.section, place.sentence, row.problem, place.wording]
+            cells += [" ".join(row.claims), " ".join(row.claim_pages)]
+            writer.writerow(([row.document] if document else []) + cells)
+    return BOM + buffer.getvalue()
 
 
-def json_text(by_document: dict[str, list[ErratumRow]]) -> str:
-    """Every document's errata, with the scale."""
+def json_text(by_document: dict[str, list[ErratumRow]], implementers: dict[str, list[ErratumRow]]) -> str:
+    """Every document's errata and notes for implementers, with the scale and who each severity is for."""
     document = {
         "severities": SEVERITIES,
+        "for_readers": list(FOR_READERS),
+        "for_implementers": list(FOR_IMPLEMENTERS),
         "documents": {name: [asdict(row) for row in rows] for name, rows in by_document.items()},
+        "implementers": {name: [asdict(row) for row in rows] for name, rows in implementers.items()},
     }
     return json.dumps(document, indent=1, ensure_ascii=False)
 
 
-def files(by_document: dict[str, list[ErratumRow]]) -> dict[str, str]:
+def files(by_document: dict[str, list[ErratumRow]], implementers: dict[str, list[ErratumRow]]) -> dict[str, str]:
     """Every download, by its path in the site."""
-    written = {f"{FOLDER}/errata.json": json_text(by_document)}
+    written = {f"{FOLDER}/errata.json": json_text(by_document, implementers)}
     for name, rows in by_document.items():
         (_, as_markdown), (_, as_csv) = downloads(name)
         written[as_markdown] = markdown(name, rows)
         written[as_csv] = csv_text(rows)
+    (_, as_markdown), (_, as_csv) = IMPLEMENTERS_DOWNLOADS
+    written[as_markdown] = implementers_markdown(implementers)
+    written[as_csv] = csv_text([row for rows in implementers.values() for row in rows], document=True)
     return written

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -19,21 +20,28 @@ LESSON = Document("002_86fa32f25d4c4c54.txt")
 HANGUL = range(0xAC00, 0xD7A4)
 
 
+LOW_PRECISION = re.compile(r"float16|bfloat16|float32|float64|CPU|GPU|torch|numpy", re.IGNORECASE)
+
+
 @pytest.mark.parametrize("path", claim_files(), ids=lambda p: p.name)
-def test_every_refuted_or_qualified_claim_declares_an_erratum_in_the_documents_language(path):
-    """One case per claim file (a glob at collection; the file is loaded by its own test, not at collection)."""
+def test_every_refuted_or_qualified_claim_declares_an_erratum_and_a_readers_one_reads_as_the_document(path):
+    """One case per claim file (a glob at collection; the file is loaded by its own test, not at collection).
+    A reader's erratum is worded in the document's language (the lessons are Korean) and keeps dtypes, devices
+    and libraries out of the lesson's prose: those are for implementers."""
     for claim in load_claims(path):
         if str(claim.expect) not in ("refuted", "qualified"):
             continue
         assert claim.erratum is not None, f"{claim.id} ({path.name}): add erratum=Erratum(...)"
         assert claim.erratum.severity in SEVERITIES
-        if claim.quotes:  # the lessons are Korean: the corrected wording is too
+        if claim.quotes and claim.erratum.wording:
             assert any(ord(c) in HANGUL for c in claim.erratum.wording), claim.erratum.wording
+        if claim.erratum.for_readers:
+            assert not LOW_PRECISION.search(claim.erratum.wording), f"{claim.id}: {claim.erratum.wording}"
 
 
 def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_claim_quotes():
     quote = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
-    with pytest.raises(ValueError, match="severity 'fatal' is not one of error, condition, precision, note"):
+    with pytest.raises(ValueError, match="severity 'fatal' is not one of error, condition, precision, implementation"):
         Erratum("fatal", "p", "w")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="problem must be one non-empty line"):
         Erratum("error", "two\nlines", "w")
@@ -54,11 +62,13 @@ def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp
     every = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))
     assert list(every["severities"]) == list(SEVERITIES)
     rows = every["documents"]["002_86fa32f25d4c4c54.txt"]
-    assert rows and rows[0]["claim"] == ESCAPE_ID and rows[0]["severity"] == "error", "errors first"
+    assert rows and rows[0]["claims"] == [ESCAPE_ID] and rows[0]["severity"] == "error", "errors first"
     ranks = [list(SEVERITIES).index(r["severity"]) for r in rows]
     assert ranks == sorted(ranks)
-    table = list(csv.DictReader(io.StringIO((tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.csv").read_text())))
-    assert [r["claim"] for r in table] == [r["claim"] for r in rows]
+    raw = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.csv").read_text(encoding="utf-8")
+    assert raw.startswith("\ufeff"), "a byte-order mark, so that spreadsheets read Korean"
+    table = list(csv.DictReader(io.StringIO(raw.removeprefix("\ufeff"))))
+    assert [r["claims"] for r in table] == [" ".join(r["claims"]) for r in rows for _ in r["places"]]
     assert table[0]["wording"] == "고친 문장 <script>alert(9)</script>도 글자로 나옵니다."
     page = (tmp_path / "html" / "documents" / "002_86fa32f25d4c4c54.html").read_text(encoding="utf-8")
     assert page.index('id="errata"') < page.index('id="coverage"'), "the errata lead the page"

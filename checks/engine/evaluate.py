@@ -11,6 +11,7 @@ from pathlib import Path
 from checks.claim import Claim
 from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
+from checks.errata import Erratum
 from checks.evidence import Dependency, kinds
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
 from checks.verdicts import Verdict, observe
@@ -43,6 +44,8 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
             guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
     present = [kind for kind in kinds() if any(isinstance(r, kind.record_type) for r in records)]
     mine = {kind: [r for r in records if isinstance(r, kind.record_type)] for kind in present}
+    findings = [finding for kind, found in mine.items() for finding in kind.findings(found)]
+    erratum = _erratum(claim, findings, guard) if claim.erratum and not guard.errors else claim.erratum
     verdict = observe(
         [kind.weigh(found) for kind, found in mine.items()],
         crashed=bool(guard.errors),
@@ -61,15 +64,42 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         out_of_scope=claim.out_of_scope,
         evidence=records,
         findings=[
-            replace(finding, severity=claim.erratum.severity) if claim.erratum else finding
-            for kind, found in mine.items()
-            for finding in kind.findings(found)
+            replace(finding, severity=claim.erratum.severity) if claim.erratum else finding for finding in findings
         ],
-        erratum=claim.erratum,
+        erratum=erratum,
         errors=guard.errors,
         seconds=time.perf_counter() - started,
         date=_now(),
     )
+
+
+def _erratum(claim: Claim, findings: list[Finding], guard: Guard) -> Erratum | None:
+    """The claim's erratum with its figures filled from what the findings recorded; withheld (an error of the
+    claim, so broken) when it cites a value the run did not record or recorded twice with different values."""
+    assert claim.erratum is not None
+    values: dict[str, object] = {}
+    twice: set[str] = set()
+    for finding in findings:
+        for name, value in finding.data.items():
+            if name in values and values[name] != value:
+                twice.add(name)
+            values.setdefault(name, value)
+    cited = claim.erratum.fields
+    if ambiguous := sorted(twice & set(cited)):
+        guard.errors.append(
+            f"erratum withheld: {', '.join(ambiguous)} recorded by several findings with different values; "
+            "give each a name of its own"
+        )
+        return None
+    try:
+        return claim.erratum.filled(values)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        recorded = ", ".join(sorted(values)) or "none"
+        guard.errors.append(
+            f"erratum withheld: it cites {{{error.args[0] if error.args else error}}}, which this run did not "
+            f"record as given (recorded: {recorded})"
+        )
+        return None
 
 
 def broken_file(path: Path, error: str) -> ClaimRecord:

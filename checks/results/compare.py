@@ -62,11 +62,25 @@ class Comparison:
         """No claim added or removed, no verdict changed, no finding of untimed evidence changed."""
         return not (self.added or self.removed or any(change.substantive for change in self.changed))
 
+    @property
+    def headline(self) -> str:
+        """One sentence: what changed, never "every finding the same" when a timed finding moved."""
+        timed = [change.id for change in self.changed if not change.substantive]
+        if not self.identical:
+            changed = sum(change.substantive for change in self.changed)
+            return f"{changed} claim(s) changed, {len(self.added)} added, {len(self.removed)} removed"
+        if timed:
+            return (
+                f"no verdict changed in {self.compared} claims; the findings of {len(timed)} claim(s) timed by the "
+                f"wall clock moved: {', '.join(timed)}"
+            )
+        return f"{self.compared} claims, every verdict and finding the same"
+
     def report(self) -> str:
         timings = [change for change in self.changed if not change.substantive]
         changes = [change for change in self.changed if change.substantive]
         if self.identical:
-            lines = [f"identical: {self.compared} claims, every verdict and finding the same"]
+            lines = [f"identical: {self.headline}"]
         else:
             lines = [
                 f"{self.compared} claims in both; {len(changes)} changed, "
@@ -84,18 +98,20 @@ class Comparison:
         """The comparison as a pull-request comment: one line when nothing changed, else a table of the claims
         that changed and, folded, every finding and number that moved."""
         changes = [change for change in self.changed if change.substantive]
-        if self.identical:
-            timed = f" (timings only: {', '.join(c.id for c in self.changed)})" if self.changed else ""
-            return f"**No change**: {self.compared} claims, every verdict and finding the same{timed}.\n"
+        if self.identical and not self.changed:
+            return f"**No change**: {self.headline}.\n"
         verdicts = sum(1 for c in changes if c.verdicts)
         gained, lost = sum(len(c.gained) for c in changes), sum(len(c.lost) for c in changes)
         lines = [
             f"**{verdicts} verdict(s) changed, {gained} finding(s) or number(s) added, {lost} removed** "
             f"({self.compared} claims in both; {len(self.added)} added, {len(self.removed)} removed)",
         ]
+        if self.identical:
+            lines = [f"**No verdict changed**: {self.headline}."]
         listed = [f"- added: `{claim_id}`" for claim_id in self.added]
         listed += [f"- removed: `{claim_id}`" for claim_id in self.removed]
         lines += ["", *listed] if listed else []
+        changes = changes + [change for change in self.changed if not change.substantive]
         if changes:
             lines += ["", "| claim | verdict | expected | added | removed |", "| --- | --- | --- | --- | --- |"]
             for c in changes:
@@ -104,7 +120,7 @@ class Comparison:
                 lines.append(f"| `{c.id}` | {verdict} | {expected} | {len(c.gained)} | {len(c.lost)} |")
             lines += ["", "<details><summary>What moved</summary>", ""]
             for c in changes:
-                lines += [f"**`{c.id}`**", ""]
+                lines += [f"**`{c.id}`**" + (" (timed by the wall clock)" if c.timed else ""), ""]
                 lines += [f"- added: {_cell(text)}" for text in c.gained]
                 lines += [f"- removed: {_cell(text)}" for text in c.lost]
                 lines.append("")
@@ -153,7 +169,12 @@ def _runs(record: ClaimRecord) -> list[str]:
 
 
 def _findings(record: ClaimRecord) -> list[str]:
-    return [f"{finding.kind}: {finding.text}" for finding in record.findings]
+    """Each finding, and the erratum's texts (their figures come from the run) as lines."""
+    lines = [f"{finding.kind}: {finding.text}" for finding in record.findings]
+    if record.erratum is not None:
+        lines.append(f"erratum ({record.erratum.severity}): {record.erratum.problem}")
+        lines += [f"erratum wording: {record.erratum.wording}"] if record.erratum.wording else []
+    return lines
 
 
 def _pair(before: str, after: str) -> tuple[str, str] | None:
