@@ -67,6 +67,11 @@ class Claim:
             raise ValueError(
                 f"claim {self.id}: its erratum names a sentence it does not quote: {self.erratum.sentence!r}"
             )
+        if self.erratum is not None:
+            try:
+                self.erratum.fields  # noqa: B018 - parsed now, so a malformed field fails at declaration
+            except ValueError as error:
+                raise ValueError(f"claim {self.id}: {error}") from None
         strangers = [s for s in self.sources if not isinstance(s, Quote | Citation)]
         if strangers:
             raise ValueError(

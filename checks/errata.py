@@ -68,8 +68,6 @@ class Erratum:
             value = getattr(self, name)
             if (name == "problem" and not value.strip()) or "\n" in value:
                 raise ValueError(f"erratum {name} must be one non-empty line, not {value!r}")
-        for text in (self.problem, self.wording):
-            fields(text)  # a malformed or attribute field is refused when the claim is declared
 
     @property
     def for_readers(self) -> bool:
@@ -78,7 +76,8 @@ class Erratum:
 
     @property
     def fields(self) -> list[str]:
-        """The names of the run's values its texts cite."""
+        """The names of the run's values its texts cite (ValueError for a malformed or attribute field; a claim
+        checks this when it is declared, before any run). A filled erratum's text is final and not parsed again."""
         return sorted({name for text in (self.problem, self.wording) for name in fields(text)})
 
     def filled(self, values: Mapping[str, Any]) -> Erratum:
