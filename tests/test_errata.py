@@ -155,3 +155,43 @@ def test_the_glossary_explains_every_verdict_and_severity_and_every_page_links_t
     assert '<dt id="Groebner_reduction">Groebner reduction</dt>' in page
     for path in ("index.html", f"claims/{ESCAPE_ID}.html", "documents/002_86fa32f25d4c4c54.html"):
         assert "glossary.html" in (tmp_path / "html" / path).read_text(encoding="utf-8"), path
+
+
+def _claim_with_probe(value: float, problem: str) -> Claim:
+    claim = Claim(
+        id="errata.from-the-run",
+        title="t",
+        statement="s",
+        sources=[LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")],
+        expect="qualified",
+        erratum=Erratum("condition", problem, "고친 문장은 {share:.0%}입니다.", point=""),
+    )
+
+    @claim.probe
+    def _(r):
+        r.condition(f"only for {value}", share=value, parts={"64": 6})
+
+    return claim
+
+
+def test_an_erratums_figures_come_from_the_run_and_a_figure_it_did_not_record_withholds_it():
+    """Issue 43: an erratum kept its numbers while the evidence changed; now its fields are the run's values."""
+    from checks.engine.evaluate import evaluate
+
+    first = evaluate(_claim_with_probe(0.25, "holds for {share:.0%} ({parts[64]} parts)"))
+    second = evaluate(_claim_with_probe(0.5, "holds for {share:.0%} ({parts[64]} parts)"))
+    assert first.erratum is not None and first.erratum.problem == "holds for 25% (6 parts)"
+    assert second.erratum is not None and second.erratum.wording == "고친 문장은 50%입니다."
+    missing = evaluate(_claim_with_probe(0.5, "holds for {unmeasured}"))
+    assert missing.erratum is None and missing.observed.value == "broken"
+    assert any("erratum withheld" in e and "unmeasured" in e for e in missing.errors)
+    with pytest.raises(ValueError, match="use \\[key\\]"):
+        _claim_with_probe(0.5, "{share.__class__}")
+
+
+def test_the_change_page_never_calls_a_moved_timed_finding_the_same():
+    from checks.results.compare import ClaimChange, Comparison
+
+    moved = Comparison(3, [], [], [ClaimChange("a.timed", lost=["8 of 12"], gained=["6 of 12"], timed=True)])
+    assert moved.identical and "every verdict and finding the same" not in moved.headline
+    assert "a.timed" in moved.headline and "- added: 6 of 12" in moved.markdown()
