@@ -42,6 +42,7 @@ PUBLIC = (
     "checks.strategies",
     "checks.training",
     "checks.works",
+    "checks.written",
 )
 """The modules a claim file may import from this project."""
 

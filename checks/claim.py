@@ -49,6 +49,8 @@ class Claim:
     evidence: list[Evidence] = field(default_factory=list)
     origin: Path | None = None
     """The file that declared the claim (set when it is loaded)."""
+    rechecks: list[Callable[[str, str], object]] = field(default_factory=list, repr=False)
+    """``@claim.corrected`` functions: each checks a corrected sentence as the evidence checked the original."""
 
     def __post_init__(self) -> None:
         if not CLAIM_ID.fullmatch(self.id):
@@ -63,10 +65,9 @@ class Claim:
                 f"claim {self.id} has no source: give a Quote of sources/ or a Citation of a published work"
             )
         texts = [s.text for s in self.sources if isinstance(s, Quote | Citation)]
-        if self.erratum is not None and self.erratum.sentence and self.erratum.sentence not in texts:
-            raise ValueError(
-                f"claim {self.id}: its erratum names a sentence it does not quote: {self.erratum.sentence!r}"
-            )
+        named = [self.erratum.sentence, *self.erratum.also] if self.erratum is not None else []
+        if strangers := [sentence for sentence in named if sentence and sentence not in texts]:
+            raise ValueError(f"claim {self.id}: its erratum names a sentence it does not quote: {strangers[0]!r}")
         if self.erratum is not None:
             try:
                 self.erratum.fields  # noqa: B018 - parsed now, so a malformed field fails at declaration
@@ -132,6 +133,12 @@ class Claim:
     def experiment(self, design: Design) -> Callable[[Trial], Trial]:
         """``def _(arm, regime, seed, log) -> float``: one arm of a designed, seeded experiment."""
         return Experiment.declare(self, design)
+
+    def corrected(self, function: Callable[[str, str], object]) -> Callable[[str, str], object]:
+        """``def _(sentence, wording)``: check the erratum's corrected wording of ``sentence`` as the evidence
+        checked the sentence (raise AssertionError saying what fails); a failure withholds the erratum."""
+        self.rechecks.append(function)
+        return function
 
     def declare(self, kind: type[Evidence], *args: Any, **options: Any) -> Any:
         """Evidence of a kind defined outside checks/evidence (``checks.evidence.register``)."""

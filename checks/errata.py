@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import _string  # the parser str.format itself uses: field names split without evaluating anything
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from string import Formatter
 from typing import Any, Literal
 
@@ -55,6 +55,9 @@ class Erratum:
     sentence: str = ""
     point: str = ""
     """Shared by the errata of several claims that make one point; one of them may carry the wording alone."""
+    also: dict[str, str] = field(default_factory=dict)
+    """Other sentences the claim quotes that make the same point, each with its wording ("" where the point is
+    worded at another place): one idea, one caveat wherever a document says it."""
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -64,8 +67,11 @@ class Erratum:
                 f"a {self.severity} erratum needs a wording (the sentence as a reader could read it), or a point "
                 "whose wording another claim's erratum gives"
             )
-        for name in ("problem", "wording"):
-            value = getattr(self, name)
+        for name, value in [
+            ("problem", self.problem),
+            ("wording", self.wording),
+            *(("also", w) for w in self.also.values()),
+        ]:
             if (name == "problem" and not value.strip()) or "\n" in value:
                 raise ValueError(f"erratum {name} must be one non-empty line, not {value!r}")
 
@@ -78,11 +84,17 @@ class Erratum:
     def fields(self) -> list[str]:
         """The names of the run's values its texts cite (ValueError for a malformed or attribute field; a claim
         checks this when it is declared, before any run). A filled erratum's text is final and not parsed again."""
-        return sorted({name for text in (self.problem, self.wording) for name in fields(text)})
+        texts = (self.problem, self.wording, *self.also.values())
+        return sorted({name for text in texts for name in fields(text)})
 
     def filled(self, values: Mapping[str, Any]) -> Erratum:
         """The erratum with every field replaced by the run's value (KeyError naming the first one missing)."""
-        return replace(self, problem=fill(self.problem, values), wording=fill(self.wording, values))
+        return replace(
+            self,
+            problem=fill(self.problem, values),
+            wording=fill(self.wording, values),
+            also={sentence: fill(wording, values) for sentence, wording in self.also.items()},
+        )
 
 
 def fields(text: str) -> list[str]:

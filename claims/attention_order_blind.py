@@ -53,6 +53,10 @@ claim = Claim(
         LESSON_000.quote(
             "비유: 줄 번호 없는 칠판", "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다."
         ),
+        LESSON_000.quote(
+            "위치 정보 없이는 어떤 문제가 생기나?", '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:'
+        ),
+        LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
     ],
     erratum=Erratum(
         severity="condition",
@@ -65,6 +69,19 @@ claim = Claim(
         wording="모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다.",
         sentence="어텐션은 단어 순서를 모릅니다.",
         point="causal-mask",
+        also={
+            '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:': (
+                '위치 정보가 없으면, 모든 단어가 서로를 보는 Self-Attention은 "Bag of Words"와 같아집니다:'
+            ),
+            '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"\n\n'
+            "모두 같은 단어 집합이므로 같은 결과가 나옵니다.": "",
+            '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."': "",
+            "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다.": "",
+            "토큰의 순서 정보가 사라집니다.": (
+                "모든 토큰이 서로를 보는 Self-Attention에서는 토큰의 순서 정보가 사라집니다."
+            ),
+            "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.": "",
+        },
     ),
     expect="qualified",
 )

@@ -1,5 +1,7 @@
 """The example PE vectors of the input walkthrough are the formula's values for d_model = 4 only."""
 
+import re
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -99,3 +101,15 @@ def final_input(r):
     printed = np.array([PRINTED_PE[p] for p in PRINTED_PE])
     exact = EXACT.sinusoidal([0, 1, 2], SOLVED_D_MODEL)[:, :3]
     r.measure("largest |printed PE − formula (d_model = 4)| over the nine entries", np.max(np.abs(printed - exact)))
+
+
+@claim.corrected
+def printed_values_match_the_stated_d_model(sentence, wording):
+    """Each vector the wording prints, for the d_model it names, rounds to the formula's values."""
+    pos = int(re.search(r"위치(\d+)", wording).group(1))
+    sizes = [int(d) for d in re.findall(r"d_model = (\d+)", wording)]
+    vectors = [[float(x) for x in re.findall(r"-?\d+\.\d+", inside)] for inside in re.findall(r"\[([^\]]*)\]", wording)]
+    assert len(vectors) == len(sizes), f"{len(vectors)} vectors for {len(sizes)} sizes named"
+    for size, vector in zip(sizes, vectors, strict=True):
+        expected = first_entries(size, pos)[: len(vector)].tolist()
+        assert vector == expected, f"PE({pos}) at d_model = {size} rounds to {expected}, the wording prints {vector}"

@@ -97,6 +97,7 @@ def build_site(
             corrections=corrections[info.name],
             erratum_anchors=errata.anchors(corrections[info.name]),
             corrections_downloads=errata.downloads(info.name),
+            formulas=errata.formulas(info.name, info.text) if info.text is not None else [],
             **common,
             **context,
         )

@@ -16,9 +16,11 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from functools import cache
 
+import checks.written as written
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
-from checks.sources import Quote
+from checks.sources import Quote, section_of
 from reports.model import ClaimView, Site, document_slug
 
 FOLDER = "errata"
@@ -55,6 +57,14 @@ class ErratumRow:
     """The claims' pages, relative to the site's root."""
     anchor: str = ""
     """The row's id on its page (``erratum-N``)."""
+    finding: str = ""
+    """For a formula as written (checks.written), what the reader meets: does not parse, does not render, …;
+    such a row has no verdict (no claim decided it) and names the claims that quote the formula."""
+
+    @property
+    def shown_verdict(self) -> str:
+        """The claims' verdict, or for a formula as written what its reader meets."""
+        return self.verdict or f"as written: {self.finding}"
 
     @property
     def position(self) -> int:
@@ -70,8 +80,57 @@ class _Entry:
 
 
 def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
-    """Each document's errata for its readers (``texts``: the documents' texts by name, None where unreadable)."""
-    return _rows(site, texts, FOR_READERS)
+    """Each document's errata for its readers (``texts``: the documents' texts by name, None where unreadable):
+    the claims' and the formulas' as written."""
+    claimed = _rows(site, texts, FOR_READERS)
+    for name, text in texts.items():
+        if text is not None:
+            claimed[name] = _numbered(
+                sorted(
+                    claimed[name] + as_written(site, name, text), key=lambda r: (rank(r.severity), r.position, r.claims)
+                )
+            )
+    return claimed
+
+
+@cache
+def formulas(name: str, text: str) -> list[written.Formula]:
+    """The document's formulas as written, reviewed once per text (checks.written)."""
+    return written.review_text(name, text, written.code_lines(name))
+
+
+def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
+    """A row for each formula of the document whose reader meets a problem (checks.written), with its correction."""
+    rows = []
+    lines = text.splitlines(keepends=True)
+    for formula in formulas(name, text):
+        if not formula.problems:
+            continue
+        start = sum(len(line) for line in lines[: formula.line - 1])
+        position = text.find(formula.span, start)
+        quoting = [
+            c
+            for c in site.claims
+            if any(
+                (q.document == name and formula.span in q.text) or (q.document == name and q.text in formula.span)
+                for q in c.record.placed
+            )
+        ]
+        rows.append(
+            ErratumRow(
+                document=name,
+                severity="error",
+                verdict="",
+                problem=f"As written, the formula {' and '.join(p.kind for p in formula.problems)}: "
+                + "; ".join(p.detail for p in formula.problems)
+                + ".",
+                places=(Place(section_of(text, formula.span) or "", formula.span, formula.corrected_span, position),),
+                claims=tuple(c.id for c in quoting),
+                claim_pages=tuple(f"claims/{c.slug}.html" for c in quoting),
+                finding=formula.problems[0].kind,
+            )
+        )
+    return rows
 
 
 def for_implementers(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
@@ -82,13 +141,15 @@ def for_implementers(site: Site, texts: dict[str, str | None]) -> dict[str, list
 def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...]) -> dict[str, list[ErratumRow]]:
     entries: dict[str, list[_Entry]] = {name: [] for name in texts}
     for claim in site.claims:
-        record, quote = claim.record, claim.record.corrects
-        if record.erratum is None or record.erratum.severity not in severities or quote is None:
+        record = claim.record
+        if record.erratum is None or record.erratum.severity not in severities:
             continue
-        if quote.document not in entries or (record.erratum.for_readers and str(claim.verdict) not in MISLEADING):
+        if record.erratum.for_readers and str(claim.verdict) not in MISLEADING:
             continue
-        place = Place(quote.section, quote.text, record.erratum.wording, (texts[quote.document] or "").find(quote.text))
-        entries[quote.document].append(_Entry(claim, quote, place))
+        for quote, wording in record.corrected:
+            if quote.document in entries:
+                place = Place(quote.section, quote.text, wording, (texts[quote.document] or "").find(quote.text))
+                entries[quote.document].append(_Entry(claim, quote, place))
     return {name: _numbered(_merged(found)) for name, found in entries.items()}
 
 
@@ -196,7 +257,10 @@ def implementers_markdown(by_document: dict[str, list[ErratumRow]]) -> str:
 def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
     lines = []
     for number, row in enumerate(rows, 1):
-        lines += [f"{level} {number}. {row.severity} · {row.verdict} · " + ", ".join(f"`{c}`" for c in row.claims), ""]
+        lines += [
+            f"{level} {number}. {row.severity} · {row.shown_verdict} · " + ", ".join(f"`{c}`" for c in row.claims),
+            "",
+        ]
         lines += [f"**Problem.** {row.problem}", ""]
         for place in row.places:
             lines += [f"Section: {place.section}", "", f"> {place.sentence}", ""]
@@ -217,7 +281,7 @@ def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
     writer.writerow((("document",) if document else ()) + COLUMNS)
     for number, row in enumerate(rows, 1):
         for place in row.places:
-            cells = [number, row.severity, row.verdict, place.section, place.sentence, row.problem, place.wording]
+            cells = [number, row.severity, row.shown_verdict, place.section, place.sentence, row.problem, place.wording]
             cells += [" ".join(row.claims), " ".join(row.claim_pages)]
             writer.writerow(([row.document] if document else []) + cells)
     return BOM + buffer.getvalue()

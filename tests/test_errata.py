@@ -75,6 +75,14 @@ def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp
     assert "&lt;script&gt;alert(9)&lt;/script&gt;" in page and "<script>" not in page
     claim_page = (tmp_path / "html" / "claims" / f"{ESCAPE_ID}.html").read_text(encoding="utf-8")
     assert 'class="severity s-error"' in claim_page and "Could read:" in claim_page
+    # formulas as written (checks.written): listed on the document's page, their problems errata with no verdict
+    page_000 = (tmp_path / "html" / "documents" / "000_1100ff0056b332e7.html").read_text(encoding="utf-8")
+    assert 'id="as-written"' in page_000 and "agrees with its definition (line 79)" in page_000
+    written = [r for r in every["documents"]["000_1100ff0056b332e7.txt"] if r["finding"]]
+    assert {r["finding"] for r in written} == {"does not render", "disagrees with its definition"}
+    assert all(r["severity"] == "error" and r["verdict"] == "" for r in written)
+    csv_000 = (tmp_path / "html" / "errata" / "000_1100ff0056b332e7.csv").read_text(encoding="utf-8")
+    assert "as written: does not render" in csv_000
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     assert (
         'href="errata/002_86fa32f25d4c4c54.md"' in index
@@ -100,6 +108,9 @@ def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_docu
     assert '<span class="count">1</span>claims on the documents' in index
     assert '<li class="v-qualified"><span class="count">0</span>qualified</li>' in index
     assert "Counted apart: 1 claim(s) that check only a published work" in index and "paper.decay" in index
+    # one count of each verdict everywhere: the filter says the cards' number, and the cited-only claim apart
+    assert '<label for="fv-qualified">qualified (0 + 1 on a cited work)</label>' in index
+    assert '<label for="fv-proved">proved (1)</label>' in index
 
 
 def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_each_erratums_severity(tmp_path):

@@ -8,12 +8,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import checks.written as written
 from checks.claim import Claim
 from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
 from checks.errata import Erratum
 from checks.evidence import Dependency, kinds
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
+from checks.sources import document_text
 from checks.verdicts import Verdict, observe
 
 Resolve = Callable[[str], Dependency]
@@ -92,7 +94,7 @@ def _erratum(claim: Claim, findings: list[Finding], guard: Guard) -> Erratum | N
         )
         return None
     try:
-        return claim.erratum.filled(values)
+        filled = claim.erratum.filled(values)
     except (KeyError, IndexError, TypeError, ValueError) as error:
         recorded = ", ".join(sorted(values)) or "none"
         guard.errors.append(
@@ -100,6 +102,49 @@ def _erratum(claim: Claim, findings: list[Finding], guard: Guard) -> Erratum | N
             f"record as given (recorded: {recorded})"
         )
         return None
+    if problem := correction_problem(claim, filled):
+        guard.errors.append(f"erratum withheld: {problem}")
+        return None
+    return filled
+
+
+def correction_problem(claim: Claim, erratum: Erratum) -> str:
+    """What fails when each corrected sentence is checked again, or empty: the document with the sentence replaced
+    by its wording has no formula problem on those lines (checks.written), and each ``@claim.corrected`` check
+    passes on the wording."""
+    if not erratum.for_readers:
+        return ""
+    first = erratum.sentence or (claim.quotes[0].text if claim.quotes else "")
+    for sentence, wording in [(first, erratum.wording), *erratum.also.items()]:
+        quote = next((q for q in claim.quotes if q.text == sentence), None)
+        if not wording or quote is None:
+            continue
+        try:
+            text = document_text(quote.document)
+        except (OSError, ValueError):
+            continue
+        if sentence in text and (problems := _written_problems(quote.document, text, sentence, wording)):
+            return f"its wording of {sentence!r} {problems[0]}"
+        for recheck in claim.rechecks:
+            try:
+                recheck(sentence, wording)
+            except AssertionError as failure:
+                return f"its wording of {sentence!r} fails {recheck.__name__}: {failure}"
+    return ""
+
+
+def _written_problems(document: str, text: str, sentence: str, wording: str) -> list[str]:
+    """The formula problems of the lines that hold ``wording`` once it replaces ``sentence`` in the document."""
+    start = text.index(sentence)
+    corrected = text[:start] + wording + text[start + len(sentence) :]
+    first_line = corrected.count("\n", 0, start) + 1
+    last_line = first_line + wording.count("\n")
+    return [
+        f"(as written, line {formula.line}) {problem.kind}: {problem.detail}"
+        for formula in written.review_text(document, corrected, written.code_lines(document))
+        if first_line <= formula.line <= last_line
+        for problem in formula.problems
+    ]
 
 
 def broken_file(path: Path, error: str) -> ClaimRecord:

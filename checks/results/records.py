@@ -210,6 +210,16 @@ class ClaimRecord:
         return named[0] if named else (self.placed[0] if self.placed else None)
 
     @property
+    def corrected(self) -> list[tuple[Quote, str]]:
+        """Every sentence the erratum corrects, with its wording: the one it names (or the first quote), then
+        ``also``'s."""
+        first = self.corrects
+        if first is None or self.erratum is None:
+            return []
+        others = [(q, self.erratum.also[q.text]) for q in self.placed if q.text in self.erratum.also and q != first]
+        return [(first, self.erratum.wording), *others]
+
+    @property
     def placed(self) -> list[Quote]:
         """Every sentence placed in a document of sources/: the quotes, and citations with a local text."""
         return self.sources + [quote for c in self.citations if (quote := c.as_quote()) is not None]

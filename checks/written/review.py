@@ -1,0 +1,483 @@
+"""Every formula of a document as its reader sees it: found, parsed, decided, and its problems with a correction.
+
+A formula is LaTeX between ``$…$`` / ``$$…$$`` or a plain-text ``left = right`` in prose (not in code). Each is
+parsed by the grammar (checks.written.parse) and then:
+
+- **does not parse**: the grammar stops (a brace that holds only ``(``);
+- **does not render**: a command that lost its backslash to a string escape (``ext{`` for ``\\text{``, whose
+  ``\\t`` became a tab), words in math mode outside ``\\text{}``, LaTeX commands outside ``$…$``, an unmatched ``$``;
+- **disagrees with its definition**: ``PE(513, i) = …`` against ``PE(pos, 2i) = …`` defined in the same document;
+- **false as written**: an identity whose two sides differ (a witness is named); identities that hold are shown so.
+
+A correction is offered only when the corrected formula, reviewed again, has no problem left (else withheld).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from checks.coverage import ClassificationError, classification_path, read_entries
+from checks.sources import document_text
+from checks.written.meaning import NoMeaning, expression
+from checks.written.parse import LETTER_SPACED, FormulaError, Node, Parsed, parse
+
+MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$")
+ESCAPES = {
+    "t": "tab",
+    "f": "form feed",
+    "b": "backspace",
+    "r": "carriage return",
+    "n": "newline",
+    "v": "vertical tab",
+    "a": "bell",
+}
+"""The letters a string escape eats after a backslash (``"\\text"`` in a Python or JSON string is a tab + ``ext``)."""
+BRACE_COMMANDS = ("text", "frac", "begin", "right", "nabla", "vec", "bar", "binom", "boldsymbol", "textbf", "tfrac")
+LOST = re.compile(
+    r"(?<![\\A-Za-z])("
+    + "|".join(sorted({c[1:] for c in BRACE_COMMANDS if c[0] in ESCAPES}, key=len, reverse=True))
+    + r")(?=[{(])"
+)
+TEXT_BODY = re.compile(r"\\(?:text|mathrm|operatorname|textbf)\{[^{}]*\}")
+NON_ASCII_LETTERS = re.compile(r"[^\x00-\x7f\sᵀ·×−√ωθπφ≈≤≥]+")
+PLAIN_FORMULA_CHARS = r"A-Za-z0-9_ ^{}()\[\],./+\-*·×−√ᵀωθπ⁰¹²³⁴⁵⁶⁷⁸⁹\\"
+PLAIN_LEFT = re.compile(rf"[{PLAIN_FORMULA_CHARS}]*$")
+PLAIN_RIGHT = re.compile(rf"[{PLAIN_FORMULA_CHARS}=]*")
+PYTHON = re.compile(r"\b(?:np|torch|plt|nn|math|self)\.|\*\*|^\s*(?:def|class|import|from|for|if|return|print)\b|\[:")
+BARE_FUNCTIONS = re.compile(r"(?<![\\A-Za-z])(sin|cos|tan|exp|log)(?=\s*\()")
+WITNESS = {
+    "pos": 3,
+    "k": 2,
+    "i": 2,
+    "d_model": 512,
+    "d": 512,
+    "x": sympy.Rational(7, 10),
+    "theta": sympy.Rational(9, 10),
+}
+"""The point an identity is evaluated at when SymPy cannot simplify its difference to zero (others: 13/10, 17/10…)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a reader of the formula meets: ``kind`` (does not parse, does not render, disagrees with its
+    definition, false as written) and what is wrong, in words."""
+
+    kind: str
+    detail: str
+
+
+@dataclass
+class Formula:
+    """One formula of a document, as written, with what the review found."""
+
+    document: str
+    line: int
+    text: str
+    """The formula as the document writes it (without its ``$`` signs)."""
+    latex: bool
+    span: str = ""
+    """The formula as it stands in the line, delimiters included (what a correction replaces)."""
+    parsed: Parsed | None = None
+    status: str = ""
+    """What was decided: holds, agrees with line N, defines a symbol, parsed (nothing to decide), or the problem."""
+    problems: list[Problem] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    """Typographic remarks that mislead no one (sin set in italics)."""
+    correction: str = ""
+    """The formula corrected, reviewed again with no problem left; empty when none could be checked."""
+
+    @property
+    def corrected_span(self) -> str:
+        """The span as it could read instead (delimiters kept), or empty."""
+        return self.span.replace(self.text, self.correction, 1) if self.correction else ""
+
+
+@dataclass(frozen=True)
+class _Definition:
+    line: int
+    function: str
+    arguments: tuple[sympy.Expr, ...]
+    value: sympy.Expr
+
+
+def review_document(document: str) -> list[Formula]:
+    """Every formula of a document of sources/, its code lines (classed ``code``, or Python) left out."""
+    return review_text(document, document_text(document), code_lines(document))
+
+
+def code_lines(document: str) -> frozenset[str]:
+    """The sentences the document's classification file classes as code (none when it cannot be read)."""
+    try:
+        entries = read_entries(classification_path(document))
+    except ClassificationError:
+        return frozenset()
+    return frozenset(entry.text for entry in entries if entry.category == "code")
+
+
+def review_text(document: str, text: str, code: frozenset[str] = frozenset()) -> list[Formula]:
+    """Every formula of ``text`` (``code``: the lines that are code, never read as formulas), reviewed."""
+    formulas = list(_found(document, text, code))
+    for formula in formulas:
+        _read(formula)
+    definitions = _definitions(formulas)
+    symbols = _symbol_definitions(formulas)
+    for formula in formulas:
+        if formula.parsed is not None and not formula.problems:
+            formula.status = _decide(formula, definitions, symbols)
+        elif formula.problems:
+            formula.status = formula.problems[0].kind
+    for formula in formulas:
+        if formula.problems:
+            formula.correction = _corrected(formula, definitions, symbols)
+    return formulas
+
+
+def _found(document: str, text: str, code: frozenset[str]):
+    for number, line in enumerate(text.splitlines(), 1):
+        if "$" in line:
+            for match in MATH.finditer(line):
+                yield Formula(document, number, match.group(1) or match.group(2), latex=True, span=match.group(0))
+            rest = MATH.sub(" ", line)
+            if "$" in rest:
+                formula = Formula(document, number, line.strip(), latex=True, span=line.strip())
+                formula.problems.append(
+                    Problem("does not render", "an unmatched $: the rest of the line is set as math")
+                )
+                yield formula
+            continue
+        if line.strip() in code or line.startswith("    ") or PYTHON.search(line):
+            continue
+        for cell in re.split(r"\t|`[^`]*`| · ", line):
+            for left, right in _plain_formulas(cell):
+                written = re.search(rf"{re.escape(left)}\s*=\s*{re.escape(right)}", line)
+                span = written.group(0) if written else f"{left} = {right}"
+                yield Formula(document, number, span, latex=False, span=span)
+
+
+def _plain_formulas(cell: str) -> list[tuple[str, str]]:
+    """The ``left = right (= …)`` spans of a line of prose, made of formula characters only."""
+    found, covered = [], -1
+    for equals in re.finditer(r"(?<![=<>!])=(?!=)", cell):
+        if equals.start() < covered:
+            continue
+        left = _balanced(PLAIN_LEFT.search(cell[: equals.start()]).group(0), from_end=True)
+        right = _balanced(PLAIN_RIGHT.match(cell, equals.end()).group(0).rstrip(" ."), from_end=False)
+        covered = equals.end() + len(right) + 1
+        if re.search(r"[A-Za-z0-9]", left) and re.search(r"[A-Za-z0-9]", right):
+            found.append((left, right))
+    return found
+
+
+def _balanced(side: str, from_end: bool) -> str:
+    """The side trimmed to balanced brackets: a prose '(' before or after a formula is not part of it."""
+    side = side.strip(" ,.")
+    while side and side.count("(") != side.count(")"):
+        side = side[1:] if from_end else side[:-1]
+    return side.strip(" ,")
+
+
+def _read(formula: Formula) -> None:
+    if formula.problems:  # an unmatched $: no formula to read
+        return
+    source = formula.text
+    if formula.latex:
+        if lost := LOST.findall(source):
+            said = ", ".join(
+                f"`{word}{{` is `\\{_command(word)}{{`, its `\\{_command(word)[0]}` read as a "
+                f"{ESCAPES[_command(word)[0]]}"
+                for word in dict.fromkeys(lost)
+            )
+            formula.problems.append(
+                Problem(
+                    "does not render",
+                    f"{said} by a string escape: the page shows the letters of the command's name in italics",
+                )
+            )
+        words = NON_ASCII_LETTERS.findall(TEXT_BODY.sub(" ", source))
+        if words:
+            formula.problems.append(
+                Problem(
+                    "does not render",
+                    "words in math mode outside \\text{} ("
+                    + ", ".join(dict.fromkeys(words))
+                    + ") are set as symbols, their spaces"
+                    " dropped",
+                )
+            )
+        if bare := BARE_FUNCTIONS.findall(source):
+            formula.remarks.append(
+                ", ".join(dict.fromkeys(bare)) + " without a backslash is set as italic letters"
+                " (\\sin, \\cos set them upright)"
+            )
+    elif commands := re.findall(r"\\[A-Za-z]+", source):
+        formula.problems.append(
+            Problem("does not render", "LaTeX outside $…$ is shown as typed: " + ", ".join(dict.fromkeys(commands)))
+        )
+    try:
+        formula.parsed = parse(source, latex=formula.latex)
+    except FormulaError as error:
+        formula.problems.insert(0, Problem("does not parse", str(error)))
+
+
+def _meaning(node: Node) -> sympy.Expr | None:
+    try:
+        return expression(node)
+    except (NoMeaning, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+def _definitions(formulas: list[Formula]) -> dict[str, list[_Definition]]:
+    """Functions defined as ``F(pos, 2i) = …``: arguments that are symbols or linear in one, a value without F."""
+    found: dict[str, list[_Definition]] = {}
+    for formula in formulas:
+        for left, right in formula.parsed.equations if formula.parsed and not formula.problems else []:
+            if left.kind != "application":
+                continue
+            lhs, rhs = _meaning(left), _meaning(right)
+            if lhs is None or rhs is None or not lhs.args or rhs.has(lhs.func):
+                continue
+            if all(
+                arg.free_symbols and sympy.Poly(arg, *arg.free_symbols).is_linear
+                for arg in lhs.args
+                if _polynomial(arg)
+            ) and all(_polynomial(arg) for arg in lhs.args):
+                existing = found.setdefault(str(lhs.func), [])
+                if not any(_same_pattern(d.arguments, lhs.args) for d in existing):
+                    existing.append(_Definition(formula.line, str(lhs.func), tuple(lhs.args), rhs))
+    return found
+
+
+def _polynomial(arg: sympy.Expr) -> bool:
+    return bool(arg.free_symbols) and arg.is_polynomial(*arg.free_symbols)
+
+
+def _same_pattern(a: tuple[sympy.Expr, ...], b: tuple[sympy.Expr, ...]) -> bool:
+    return len(a) == len(b) and all(sympy.simplify(x - y) == 0 for x, y in zip(a, b, strict=True))
+
+
+def _symbol_definitions(formulas: list[Formula]) -> dict[sympy.Symbol, sympy.Expr]:
+    """Symbols defined once in the document (``\\omega_i = 1/10000^{2i/d}``), substituted into its identities."""
+    seen: dict[sympy.Symbol, list[sympy.Expr]] = {}
+    for formula in formulas:
+        for left, right in formula.parsed.equations if formula.parsed else []:
+            lhs, rhs = _meaning(left), _meaning(right)
+            if isinstance(lhs, sympy.Symbol) and rhs is not None and rhs.free_symbols:
+                seen.setdefault(lhs, []).append(rhs)
+    return {symbol: values[0] for symbol, values in seen.items() if len(values) == 1}
+
+
+def _decide(
+    formula: Formula, definitions: dict[str, list[_Definition]], symbols: dict[sympy.Symbol, sympy.Expr]
+) -> str:
+    assert formula.parsed is not None
+    statuses = []
+    for sides, signs in formula.parsed.relations:
+        for n, sign in enumerate(signs):
+            statuses.append(_relation(formula, sides[n], sign, sides[n + 1], definitions, symbols))
+    statuses = [s for s in statuses if s]
+    return "; ".join(dict.fromkeys(statuses)) or "parsed (nothing to decide)"
+
+
+def _relation(
+    formula: Formula,
+    left: Node,
+    sign: str,
+    right: Node,
+    definitions: dict[str, list[_Definition]],
+    symbols: dict[sympy.Symbol, sympy.Expr],
+) -> str:
+    lhs, rhs = _meaning(left), _meaning(right)
+    if lhs is None or rhs is None:
+        return "parsed (not a single value)"
+    if sign == "approx":
+        return _approximately(formula, lhs, rhs)
+    if sign != "=":
+        return "parsed"
+    if isinstance(lhs, sympy.Symbol):
+        return f"defines {lhs}"
+    if isinstance(lhs, AppliedUndef):
+        return _against_definition(formula, lhs, rhs, definitions)
+    return _identity(formula, lhs, rhs, symbols)
+
+
+def _against_definition(
+    formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr, definitions: dict[str, list[_Definition]]
+) -> str:
+    candidates = [d for d in definitions.get(str(lhs.func), []) if len(d.arguments) == len(lhs.args)]
+    own = [d for d in candidates if d.line == formula.line and _same_pattern(d.arguments, lhs.args)]
+    if own:
+        return f"defines {lhs.func}"
+    disagreements = []
+    for definition in candidates:
+        value = _instantiated(definition, lhs.args)
+        if value is None:
+            continue
+        if _zero(value - rhs):
+            return f"agrees with its definition (line {definition.line})"
+        if value.func == rhs.func:
+            disagreements.append((definition, value))
+    if not disagreements:
+        return "parsed (no definition to compare)"
+    definition, value = disagreements[0]
+    witness = _witness(value - rhs)
+    if witness:
+        point = _point(value - rhs)
+        witness += f": {sympy.N(value.subs(point), 6)} against {sympy.N(rhs.subs(point), 6)}"
+    formula.problems.append(
+        Problem(
+            "disagrees with its definition",
+            f"by the definition on line {definition.line}, {_shown(lhs)} = {_shown(value)}, not {_shown(rhs)}"
+            + (f" (at {witness})" if witness else ""),
+        )
+    )
+    return formula.problems[-1].kind
+
+
+def _instantiated(definition: _Definition, arguments: tuple[sympy.Expr, ...]) -> sympy.Expr | None:
+    """The definition's value at the instance's arguments (its symbols renamed, then solved for)."""
+    fresh = {s: sympy.Dummy(str(s)) for a in definition.arguments for s in a.free_symbols}
+    equations = [a.subs(fresh) - b for a, b in zip(definition.arguments, arguments, strict=True)]
+    solutions = sympy.solve(equations, list(fresh.values()), dict=True)
+    if len(solutions) != 1 or set(solutions[0]) != set(fresh.values()):
+        return None
+    return definition.value.subs(fresh).subs(solutions[0])
+
+
+def _identity(formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr, symbols: dict[sympy.Symbol, sympy.Expr]) -> str:
+    difference = (lhs - rhs).subs(symbols)
+    if undefined := sorted({str(f.func) for f in difference.atoms(AppliedUndef)}):
+        return f"parsed (not decided: {', '.join(undefined)} applied to arguments no definition covers)"
+    if _zero(difference):
+        return "holds (SymPy simplifies left − right to 0)"
+    witness = _witness(difference)
+    if witness:
+        formula.problems.append(Problem("false as written", f"{_shown(lhs)} ≠ {_shown(rhs)} at {witness}"))
+        return formula.problems[-1].kind
+    return "parsed (not decided)"
+
+
+def _approximately(formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr) -> str:
+    if lhs.free_symbols or rhs.free_symbols or not rhs.is_number:
+        return "parsed"
+    written = sympy.nsimplify(rhs)
+    decimals = 0 if written.is_Integer else len(str(sympy.N(written, 15)).rstrip("0").partition(".")[2])
+    if round(float(sympy.N(lhs, 30)), decimals) == round(float(sympy.N(rhs, 30)), decimals):
+        return f"holds ({_shown(lhs)} = {sympy.N(lhs, 4)})"
+    formula.problems.append(Problem("false as written", f"{_shown(lhs)} = {sympy.N(lhs, 4)}, not ≈ {_shown(rhs)}"))
+    return formula.problems[-1].kind
+
+
+def _zero(expr: sympy.Expr) -> bool:
+    """Left − right is 0: first evaluated at two points (a nonzero value ends it), then simplified to 0 by SymPy."""
+    if _witness(expr):
+        return False
+    simplified = sympy.simplify(sympy.expand_trig(expr))
+    if isinstance(simplified, sympy.MatrixBase):
+        return all(sympy.simplify(entry) == 0 for entry in simplified)
+    return simplified == 0
+
+
+def _witness(difference: sympy.Expr) -> str:
+    """A point where ``difference`` is clearly nonzero, said as ``d_model = 512, i = 2``; empty when none is found."""
+    point = _point(difference)
+    return ", ".join(f"{s} = {v}" for s, v in point.items()) if point else ""
+
+
+def _point(difference: sympy.Expr) -> dict[sympy.Symbol, sympy.Expr]:
+    """The first of WITNESS's points where ``difference`` is clearly nonzero (an empty dict when none is)."""
+    free = sorted(difference.free_symbols, key=str)
+    others = iter(sympy.Rational(n, 10) for n in (13, 17, 19, 23, 29, 31, 37))
+    point = {s: WITNESS.get(str(s)) or next(others) for s in free}
+    for candidate in (point, {s: (4 if str(s) == "i" else v) for s, v in point.items()}):
+        value = difference.subs(candidate)
+        entries = list(value) if isinstance(value, sympy.MatrixBase) else [value]
+        numbers = [sympy.N(entry, 30) for entry in entries]
+        if all(n.is_number for n in numbers) and any(abs(n) > 1e-12 for n in numbers):
+            return candidate
+    return {}
+
+
+def _shown(expr: sympy.Expr) -> str:
+    """An expression in plain text (``sin(513/10000^(2i/d_model))``)."""
+    text = sympy.sstr(expr).replace("**", "^")
+    return re.sub(r"(\d)\*([A-Za-z(])", r"\1\2", text)
+
+
+def _corrected(
+    formula: Formula, definitions: dict[str, list[_Definition]], symbols: dict[sympy.Symbol, sympy.Expr]
+) -> str:
+    """The formula with each problem's repair applied, kept only when a second review finds nothing left."""
+    text = formula.text
+    if formula.latex:
+        text = LOST.sub(lambda m: f"\\{_command(m.group(1))}", text)
+        text = re.sub(r"\\text\{([^{}]*)\}", r"\\text{\1}", text)
+    else:
+        text = LETTER_SPACED.sub(lambda m: m.group(0).replace(" ", ""), text)
+        text = re.sub(r"([A-Za-z])\s+\(", r"\1(", text)
+        text = re.sub(r"(\d) ([A-Za-z])\b", r"\1\2", text).replace(" ᵀ", "ᵀ")
+        text = re.sub(r"\^\{\(\}\s*([^()]*?)\s*\)", lambda m: f"^({m.group(1).replace(' ', '')})", text)
+        text = re.sub(r"\\sqrt\s*([A-Za-z0-9]+)_\{([A-Za-z0-9]+)\}", r"√\1_\2", text)
+    for problem in formula.problems:
+        if problem.kind == "disagrees with its definition":
+            text = _with_definition_arguments(formula, text, definitions)
+    if text == formula.text:
+        return ""
+    again = Formula(formula.document, formula.line, text, formula.latex)
+    _read(again)
+    if again.parsed is not None and not again.problems:
+        _decide(again, definitions, symbols)
+    return text if not again.problems and again.parsed is not None else ""
+
+
+def _command(word: str) -> str:
+    return next(c for c in BRACE_COMMANDS if c[1:] == word and c[0] in ESCAPES)
+
+
+def _with_definition_arguments(formula: Formula, text: str, definitions: dict[str, list[_Definition]]) -> str:
+    """``PE(513, i)`` → ``PE(513, 2i)``: each argument the definition writes as a pattern, written so."""
+    assert formula.parsed is not None
+    for left, right in formula.parsed.equations:
+        lhs, rhs = _meaning(left), _meaning(right)
+        if lhs is None or rhs is None or not hasattr(lhs, "args") or str(getattr(lhs, "func", "")) not in definitions:
+            continue
+        for definition in definitions[str(lhs.func)]:
+            if definition.value.func != rhs.func or len(definition.arguments) != len(lhs.args):
+                continue
+            arguments = [
+                _shown(pattern)
+                if not isinstance(pattern, sympy.Symbol) and pattern.free_symbols <= rhs.free_symbols
+                else _shown(given)
+                for pattern, given in zip(definition.arguments, lhs.args, strict=True)
+            ]
+            call = re.compile(rf"{lhs.func}\s*\(([^()]*)\)")
+            return call.sub(f"{lhs.func}({', '.join(arguments)})", text, count=1)
+    return text
+
+
+@dataclass(frozen=True)
+class Use:
+    """One argument a formula gives a function (``2i`` in ``PE(pos, 2i) = …``), read as written or, for a
+    formula that does not parse, from its checked correction (``corrected``)."""
+
+    line: int
+    formula: str
+    argument: sympy.Expr
+    corrected: bool
+
+
+def uses(formulas: list[Formula], function: str, position: int) -> list[Use]:
+    """The arguments at ``position`` of ``function`` on the left of the formulas' equations."""
+    found = []
+    for formula in formulas:
+        parsed, corrected = formula.parsed, False
+        if parsed is None and formula.correction:
+            parsed, corrected = parse(formula.correction, formula.latex), True
+        for left, _ in parsed.equations if parsed else []:
+            value = _meaning(left)
+            if isinstance(value, AppliedUndef) and str(value.func) == function and len(value.args) > position:
+                found.append(Use(formula.line, formula.span, value.args[position], corrected))
+    return found

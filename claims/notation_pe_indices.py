@@ -1,0 +1,70 @@
+"""Document 000's notation: i runs over 0 … d_model/2 − 1, so 2i and 2i+1 name every dimension once."""
+
+import sympy as sp
+
+from checks import Claim
+from checks.formulas import d_model, i
+from checks.works import LESSON_000
+from checks.written import expression, parse, review_document, uses
+
+SECTION = "수학적 공식"
+RANGE = "$d_{\\text{model}}/2 - 1$"
+"""The last value of i as the notation line writes it."""
+EXAMPLE = 512
+"""'임베딩 차원 (예: 512)'."""
+claim = Claim(
+    id="notation.pe-indices",
+    title="The notation's range for i makes 2i and 2i+1 name every dimension exactly once",
+    statement=(
+        "With pos = 0, 1, 2, … and i = 0, 1, …, d_model/2 − 1 as the notation lines define them, the formulas' "
+        "dimension arguments 2i (sin) and 2i+1 (cos) name each of the d_model dimensions 0 … d_model − 1 exactly "
+        "once, for every even d_model (512 in the document's example); every formula of the document that gives "
+        "PE its dimension uses i so."
+    ),
+    sources=[
+        LESSON_000.quote(SECTION, "• •$\\text{pos}$: 단어의 위치 (0, 1, 2, 3, ...)"),
+        LESSON_000.quote(SECTION, "• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)"),
+        LESSON_000.quote(SECTION, "• •$d_{\\text{model}}$: 임베딩 차원 (예: 512)"),
+    ],
+    expect="proved",
+)
+
+
+def last_index() -> sp.Expr:
+    """The notation line's last i, read from the document's LaTeX by the grammar (checks.written)."""
+    ((sides, _),) = parse(RANGE.strip("$")).relations
+    return expression(sides[0]).subs(sp.Symbol("d_model"), d_model)
+
+
+@claim.proof
+def _(p):
+    p.assume("d_model is even (the notation's last i, d_model/2 − 1, is a whole number)")
+    last = last_index()
+    p.decide(2 * i.subs(i, 0), 0, label="the first dimension named: 2i at i = 0 is 0")
+    p.decide(2 * last + 1, d_model - 1, label="the last dimension named: 2i+1 at the last i is d_model − 1")
+    p.decide(2 * (last + 1), d_model, label="2 dimensions per value of i, d_model/2 values: d_model names in all")
+    p.decide(sp.Mod(2 * i + 1 - 2 * i, 2), 1, label="2i is even and 2i+1 odd: no dimension is named twice")
+
+
+@claim.probe
+def formulas_as_written(r):
+    """Every PE(·, dimension) the document writes, with i over the notation's range at d_model = 512."""
+    found = uses(review_document(LESSON_000.name), "PE", 1)
+    last = int(last_index().subs(d_model, EXAMPLE))
+    named: dict[str, list[int]] = {}
+    for use in found:
+        if use.argument.free_symbols != {sp.Symbol("i")}:
+            continue
+        named[f"line {use.line}: {use.formula}"] = sorted(
+            {int(use.argument.subs(sp.Symbol("i"), v)) for v in range(last + 1)}
+        )
+    r.measure("formulas that give PE a dimension in i (line: formula)", sorted(named))
+    covered = sorted({d for dims in named.values() for d in dims})
+    r.measure(f"dimensions named at d_model = {EXAMPLE}, i = 0 … {last}", f"{len(covered)} of {EXAMPLE}")
+    beyond = {key: max(dims) for key, dims in named.items() if max(dims) >= EXAMPLE}
+    if covered != list(range(EXAMPLE)) or beyond:
+        r.counterexample(
+            f"with i = 0 … {last}, the formulas name dimensions beyond d_model − 1 or leave some out",
+            beyond=beyond,
+            covered=len(covered),
+        )

@@ -1,0 +1,139 @@
+"""Formulas as the documents write them (issue 43): parsed by a grammar, decided, their problems said with a
+correction that passes the same review."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks import Claim, Document, Erratum
+from checks.engine.discovery import find_claim
+from checks.engine.evaluate import evaluate
+from checks.written import FormulaError, expression, parse, review_document, review_text, uses
+
+LESSON_000, LESSON_001, LESSON_002 = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
+
+
+def at(document: str, line: int):
+    return [f for f in review_document(document) if f.line == line]
+
+
+def test_a_command_whose_backslash_a_string_escape_ate_does_not_render_and_its_correction_restores_it():
+    (formula,) = at(LESSON_000, 311)
+    assert [p.kind for p in formula.problems] == ["does not render", "does not render"]
+    assert "`ext{` is `\\text{`, its `\\t` read as a tab" in formula.problems[0].detail
+    assert "최종, 입력" in formula.problems[1].detail
+    assert formula.corrected_span == "$\\text{최종 입력} = \\text{Word Embedding} + \\text{Positional Encoding}$"
+
+
+def test_an_instance_that_disagrees_with_the_documents_definition_names_it_and_the_witness():
+    (formula,) = at(LESSON_000, 231)
+    assert formula.span == "PE(513, i) = sin(513 / 10000^(2i/d_model))"
+    (problem,) = formula.problems
+    assert problem.kind == "disagrees with its definition"
+    assert "line 79" in problem.detail and "sin(513/10000^(i/d_model))" in problem.detail
+    assert "d_model = 512, i = 2" in problem.detail, "the witness is an even dimension of the document's d_model"
+    assert formula.correction == "PE(513, 2i) = sin(513 / 10000^(2i/d_model))"
+
+
+def test_restatements_agree_with_their_definition_and_identities_are_decided():
+    statuses = {f.line: f.status for f in review_document(LESSON_000)}
+    assert statuses[307] == statuses[309].replace("81", "79") == "agrees with its definition (line 79)"
+    two = {(f.line, f.text): f.status for f in review_document(LESSON_002)}
+    holds = "holds (SymPy simplifies left − right to 0)"
+    assert two[(79, "\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b")] == holds
+    assert two[(138, "2\\pi/\\omega_i = 2\\pi\\cdot 10000^{2i/d_{model}}")] == holds, "ω_i's definition substituted"
+    assert [s for (line, _), s in two.items() if line == 81] == [holds], "the rotation matrix identity as written"
+    assert not [f for f in review_document(LESSON_002) if f.problems]
+
+
+def test_a_false_identity_is_refuted_at_a_named_point():
+    (formula,) = review_text("x.txt", "덧셈 정리: $\\sin(a+b) = \\sin a\\cos b - \\cos a\\sin b$\n")
+    assert formula.status == "false as written"
+    assert "≠" in formula.problems[0].detail and "a = 13/10" in formula.problems[0].detail
+    assert formula.correction == "", "no repair is known for a wrong sign: the correction is withheld"
+
+
+def test_a_brace_that_holds_only_a_parenthesis_does_not_parse_and_the_repair_is_checked():
+    (formula,) = at(LESSON_001, 58)
+    assert formula.problems[0].kind == "does not parse" and "column" in formula.problems[0].detail
+    assert formula.correction == "PE(pos, 2i) = sin(pos / 10000^(2i/d))"
+    assert not review_text("x.txt", formula.correction + "\n")[0].problems
+
+
+def test_latex_outside_dollars_and_an_unmatched_dollar_are_rendering_problems():
+    (attention,) = at(LESSON_001, 110)
+    assert attention.problems[0].detail == "LaTeX outside $…$ is shown as typed: \\sqrt"
+    (unmatched,) = [f for f in review_text("x.txt", "값은 $x + 1 입니다\n") if f.problems]
+    assert unmatched.problems[0].detail.startswith("an unmatched $")
+
+
+@pytest.mark.parametrize("text", ["__import__('os').system('true')", "().__class__.__bases__", "\\input{/etc/passwd}"])
+def test_the_grammar_reads_text_and_never_runs_it(text):
+    with pytest.raises(FormulaError):
+        parse(text)
+
+
+def test_meaning_is_built_from_the_tree():
+    ((sides, signs),) = parse("\\frac{pos}{10000^{2i/d_{\\text{model}}}}").relations
+    assert str(expression(sides[0])) == "pos/10000**(2*i/d_model)" and signs == ()
+
+
+def test_notation_is_checked_against_the_formulas_that_use_its_symbols():
+    found = uses(review_document(LESSON_001), "PE", 1)
+    assert [(u.line, str(u.argument), u.corrected) for u in found] == [(58, "2*i", True), (60, "2*i + 1", True)]
+
+
+def _claim_correcting(wording: str) -> Claim:
+    claim = Claim(
+        id="written.corrected",
+        title="t",
+        statement="s",
+        sources=[
+            Document(LESSON_002).quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다.")
+        ],
+        expect="qualified",
+        erratum=Erratum("condition", "a condition", wording),
+    )
+
+    @claim.probe
+    def _(r):
+        r.condition("only when every word sees every other")
+
+    return claim
+
+
+def test_a_correction_is_checked_on_the_corrected_document_and_withheld_when_it_fails():
+    kept = evaluate(_claim_correcting("모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다."))
+    assert kept.erratum is not None and not kept.errors
+    broken_formula = evaluate(_claim_correcting("어텐션은 $ext{{단어 순서}}$를 모릅니다."))
+    assert broken_formula.erratum is None and broken_formula.observed.value == "broken"
+    assert any("erratum withheld: its wording" in e and "does not render" in e for e in broken_formula.errors)
+
+    rechecked = _claim_correcting("모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다.")
+
+    @rechecked.corrected
+    def names_the_condition(sentence, wording):
+        assert "마스크" in wording, "the wording does not name the mask"
+
+    withheld = evaluate(rechecked)
+    assert withheld.erratum is None
+    assert any("fails names_the_condition: the wording does not name the mask" in e for e in withheld.errors)
+
+
+def test_the_catalogs_corrections_pass_their_own_checks_and_a_wrong_one_does_not():
+    vectors = find_claim("pe.example-vectors")
+    (check,) = vectors.rechecks
+    sentence = "위치1의 PE → [0.84, 0.54, 0.01, ...]"
+    check(
+        sentence,
+        "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = 4일 때의 값. d_model = 512라면 [0.84, 0.54, 0.82, ...])",
+    )
+    with pytest.raises(AssertionError, match="at d_model = 512 rounds to"):
+        check(
+            sentence,
+            "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = 4일 때의 값. d_model = 512라면 [0.84, 0.54, 0.5, ...])",
+        )
+    (notation,) = find_claim("notation.pe-index-role").rechecks
+    notation("i : embedding 차원 index", "i : 차원 쌍의 index (0 ≤ i < d/2, 2i번째 차원은 sin, 2i+1번째 차원은 cos)")
+    with pytest.raises(AssertionError, match="name 1024 dimensions"):
+        notation("i : embedding 차원 index", "i : 차원 index (0 ≤ i < d)")
