@@ -50,7 +50,8 @@ class Erratum:
     problem: str
     """One line, in English: what is wrong, or which condition the sentence needs."""
     wording: str = ""
-    """The quoted span as it could read instead, in the document's language (required for a reader's erratum;
+    """The quoted span as it could read instead, in the document's language; it may hold line breaks where the
+    quoted span does, or where a note goes on a line of its own (required for a reader's erratum;
     optional for an implementer's)."""
     sentence: str = ""
     point: str = ""
@@ -67,13 +68,8 @@ class Erratum:
                 f"a {self.severity} erratum needs a wording (the sentence as a reader could read it), or a point "
                 "whose wording another claim's erratum gives"
             )
-        for name, value in [
-            ("problem", self.problem),
-            ("wording", self.wording),
-            *(("also", w) for w in self.also.values()),
-        ]:
-            if (name == "problem" and not value.strip()) or "\n" in value:
-                raise ValueError(f"erratum {name} must be one non-empty line, not {value!r}")
+        if not self.problem.strip() or "\n" in self.problem:
+            raise ValueError(f"erratum problem must be one non-empty line, not {self.problem!r}")
 
     @property
     def for_readers(self) -> bool:

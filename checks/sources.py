@@ -58,6 +58,10 @@ class Document:
         """The sentence ``text`` under the heading ``section`` (checked verbatim when the claim is verified)."""
         return Quote(self.name, section, text)
 
+    def text(self) -> str:
+        """The document's whole text (a probe that reads more of it than one quote: its code, its notation)."""
+        return document_text(self.name)
+
 
 @dataclass(frozen=True)
 class Quote:

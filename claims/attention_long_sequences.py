@@ -27,7 +27,10 @@ claim = Claim(
         "with about as many parameters (LSTM, GRU or tanh RNN), both as PyTorch runs it (a fused kernel that does not "
         "keep the n × n scores) and as the formula writes it (the scores formed)."
     ),
-    sources=[LESSON_001.quote("7. 병렬화 장점", "긴 문장 처리 가능")],
+    sources=[
+        LESSON_001.quote("7. 병렬화 장점", "긴 문장 처리 가능"),
+        LESSON_001.quote("7. 병렬화 장점", "Self-Attention 계산량은 O(n²)입니다."),
+    ],
     erratum=Erratum(
         severity="condition",
         problem=(
@@ -35,10 +38,9 @@ claim = Claim(
             "square of the length, and the memory too wherever the scores are stored (attention.quadratic-cost; the "
             "finding gives the memory measured against recurrent layers of the same size)."
         ),
-        wording=(
-            "긴 문장 처리 가능 (단, 어텐션 점수가 n×n 행렬이라 계산량은 문장 길이의 제곱으로 늘고, 점수 행렬을 "
-            "그대로 저장하면 메모리도 제곱으로 늘어남)"
-        ),
+        wording="Self-Attention 계산량은 O(n²)이고, n×n 점수 행렬을 그대로 저장하면 메모리도 O(n²)입니다.",
+        sentence="Self-Attention 계산량은 O(n²)입니다.",
+        also={"긴 문장 처리 가능": ""},
     ),
     expect="qualified",
 )

@@ -66,10 +66,14 @@ claim = Claim(
             "reaches the outputs with no position encoding: 'I love you' and 'you love I' differ by "
             "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word."
         ),
-        wording="모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다.",
-        sentence="어텐션은 단어 순서를 모릅니다.",
+        wording=(
+            "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다. (GPT처럼 앞 단어만 보도록 가린 "
+            "디코더 어텐션은 위치 인코딩 없이도 순서를 일부 알아챕니다.)"
+        ),
+        sentence="dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다.",
         point="causal-mask",
         also={
+            "어텐션은 단어 순서를 모릅니다.": "",
             '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:': (
                 '위치 정보가 없으면, 모든 단어가 서로를 보는 Self-Attention은 "Bag of Words"와 같아집니다:'
             ),

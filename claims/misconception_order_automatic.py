@@ -25,9 +25,9 @@ claim = Claim(
             "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word)."
         ),
         wording=(
-            "token 순서는 attention에서 자동 반영된다고 생각한다 (※ 1·2·5번은 모든 토큰이 서로를 보는 "
-            "Self-Attention에서의 오해다. GPT처럼 각 토큰이 앞 토큰만 보도록 가린 디코더에서는 위치 인코딩이 없어도 "
-            "순서 정보가 출력에 일부 반영된다)"
+            "token 순서는 attention에서 자동 반영된다고 생각한다\n"
+            "※ 1·2·5번은 모든 토큰이 서로를 보는 Self-Attention 기준이다. GPT처럼 앞 토큰만 보도록 가린 디코더에서는 "
+            "위치 인코딩 없이도 순서 정보가 일부 반영된다."
         ),
         point="causal-mask",
     ),

@@ -34,6 +34,7 @@ claim = Claim(
             "{largest_dimension} at d = {d} and the exponent 2i/d reaches {largest_exponent:.3f}."
         ),
         wording="i : 차원 쌍의 index (0 ≤ i < d/2, 2i번째 차원은 sin, 2i+1번째 차원은 cos)",
+        point="pair-index",
     ),
     expect="qualified",
 )

@@ -1,8 +1,10 @@
 """Document 000's notation: i runs over 0 … d_model/2 − 1, so 2i and 2i+1 name every dimension once."""
 
+import re
+
 import sympy as sp
 
-from checks import Claim
+from checks import Claim, Erratum
 from checks.formulas import d_model, i
 from checks.works import LESSON_000
 from checks.written import expression, parse, review_document, uses
@@ -26,8 +28,24 @@ claim = Claim(
         LESSON_000.quote(SECTION, "• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)"),
         LESSON_000.quote(SECTION, "• •$d_{\\text{model}}$: 임베딩 차원 (예: 512)"),
     ],
-    expect="proved",
+    erratum=Erratum(
+        severity="condition",
+        sentence="• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)",
+        problem=(
+            "i is the index of a sin/cos pair (the formulas put sin in dimension 2i and cos in 2i+1, and the range "
+            "stops at d_model/2 − 1), but the line calls it the dimension index, and the document's code uses i for "
+            "the even dimension itself ({code_exponent}, i = {code_values}): a reader meets two meanings of i."
+        ),
+        wording=(
+            "• •$i$: 차원 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$; 2i번째 차원은 sin, 2i+1번째 "
+            "차원은 cos)"
+        ),
+        point="pair-index",
+    ),
+    expect="qualified",
 )
+CODE_LOOP = re.compile(r"for (\w+) in range\(0, d_model, (\d+)\):")
+CODE_EXPONENT = re.compile(r"10000 \*\* \((\w+) / d_model\)")
 
 
 def last_index() -> sp.Expr:
@@ -67,4 +85,22 @@ def formulas_as_written(r):
             f"with i = 0 … {last}, the formulas name dimensions beyond d_model − 1 or leave some out",
             beyond=beyond,
             covered=len(covered),
+        )
+
+
+@claim.probe
+def code_index(r):
+    """What i means in the document's numpy code: its loop variable's step and its exponent."""
+    text = LESSON_000.text()
+    loop, exponent = CODE_LOOP.search(text), CODE_EXPONENT.search(text)
+    if loop is None or exponent is None:
+        r.counterexample("the document's code has no loop over d_model with an exponent i / d_model to compare")
+        return
+    r.measure("code: loop variable, step; exponent", (loop.group(1), int(loop.group(2)), exponent.group(0)))
+    if loop.group(1) == exponent.group(1) == "i" and int(loop.group(2)) == 2:
+        r.condition(
+            "the code's i runs 0, 2, 4, … (the even dimension) with exponent i / d_model, where the formulas' i runs "
+            "0, 1, 2, … with exponent 2i / d_model: the same frequencies, two meanings of i",
+            code_exponent=exponent.group(0),
+            code_values="0, 2, 4, …",
         )

@@ -15,6 +15,8 @@ PRINTED_PE = {0: (0.0, 1.0, 0.0), 1: (0.84, 0.54, 0.01), 2: (0.91, -0.42, 0.02)}
 EMBEDDINGS = {1: (0.2, -0.5, 0.8), 2: (0.1, 0.3, -0.2), 3: (-0.4, 0.7, 0.1)}
 """Step 2: token j's embedding; token j stands at position j − 1."""
 SOLVED_D_MODEL = 4
+HEADING = "3. Positional Encoding 더하기:"
+"""The step whose vectors are computed at d_model = 4: the place to say so (it covers every line below it)."""
 
 
 def pe_line(pos: int) -> str:
@@ -38,7 +40,8 @@ claim = Claim(
         "step 4 adds each embedding to the PE of its position, entry by entry."
     ),
     sources=[LESSON_000.quote(SECTION, pe_line(pos)) for pos in PRINTED_PE]
-    + [LESSON_000.quote(SECTION, sum_line(token)) for token in EMBEDDINGS],
+    + [LESSON_000.quote(SECTION, sum_line(token)) for token in EMBEDDINGS]
+    + [LESSON_000.quote(SECTION, HEADING)],
     erratum=Erratum(
         severity="condition",
         problem=(
@@ -47,10 +50,10 @@ claim = Claim(
             "512."
         ),
         wording=(
-            "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = {fits[0]}일 때의 값. d_model = 512라면 [0.84, 0.54, "
-            "{d_model_512[2]}, ...])"
+            "3. Positional Encoding 더하기 (설명을 위해 d_model = {fits[0]}로 계산한 값. 위 코드의 d_model = 64라면 "
+            "위치1은 [{pe1_at_64}, ...]):"
         ),
-        sentence="위치1의 PE → [0.84, 0.54, 0.01, ...]",
+        sentence=HEADING,
     ),
     expect="qualified",
 )
@@ -84,6 +87,7 @@ def solve_d_model(r):
         r.counterexample("no d_model, or another one, reproduces the printed vectors", fits=fits)
         return
     lesson = {"fits": fits, "d_model_64": first_entries(64, 1), "d_model_512": first_entries(512, 1)}
+    lesson["pe1_at_64"] = ", ".join(f"{x:.2f}" for x in lesson["d_model_64"])
     r.condition(
         "the printed vectors hold only for d_model = 4, which the walkthrough never states (it says 'd_model 차원 "
         "벡터'; the lesson's code uses 64, its formula section 512): the third entry sin(1/10000^(2/d_model)) "
@@ -105,11 +109,13 @@ def final_input(r):
 
 @claim.corrected
 def printed_values_match_the_stated_d_model(sentence, wording):
-    """Each vector the wording prints, for the d_model it names, rounds to the formula's values."""
-    pos = int(re.search(r"위치(\d+)", wording).group(1))
-    sizes = [int(d) for d in re.findall(r"d_model = (\d+)", wording)]
-    vectors = [[float(x) for x in re.findall(r"-?\d+\.\d+", inside)] for inside in re.findall(r"\[([^\]]*)\]", wording)]
-    assert len(vectors) == len(sizes), f"{len(vectors)} vectors for {len(sizes)} sizes named"
-    for size, vector in zip(sizes, vectors, strict=True):
-        expected = first_entries(size, pos)[: len(vector)].tolist()
-        assert vector == expected, f"PE({pos}) at d_model = {size} rounds to {expected}, the wording prints {vector}"
+    """Each vector the wording prints rounds to the formula's values at the d_model named last before it."""
+    vectors = list(re.finditer(r"\[([^\]]*)\]", wording))
+    assert vectors, "the wording prints no vector"
+    for vector in vectors:
+        before = wording[: vector.start()]
+        size = int(re.findall(r"d_model = (\d+)", before)[-1])
+        pos = int(re.findall(r"위치(\d+)", before)[-1])
+        printed = [float(x) for x in re.findall(r"-?\d+\.\d+", vector.group(1))]
+        expected = first_entries(size, pos)[: len(printed)].tolist()
+        assert printed == expected, f"PE({pos}) at d_model = {size} rounds to {expected}, the wording prints {printed}"

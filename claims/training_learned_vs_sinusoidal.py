@@ -27,8 +27,8 @@ claim = Claim(
             "table with the sinusoidal one at seen and unseen positions in a small model)."
         ),
         wording=(
-            "학습 데이터에 나온 위치에 대해서는 위치 표현을 자동으로 배움 (학습 중 한 번도 나오지 않은 위치의 "
-            "벡터는 랜덤 초기값 그대로 남음)"
+            "학습 과정에서 위치 표현을 데이터로부터 배움 (학습 때 나온 위치에 한함. 학습 중 나오지 않은 위치의 "
+            "벡터는 배우지 못하고, 표 크기를 넘는 위치는 아예 표현할 수 없음)"
         ),
     ),
     expect="qualified",

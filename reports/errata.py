@@ -106,27 +106,26 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
     for formula in formulas(name, text):
         if not formula.problems:
             continue
-        start = sum(len(line) for line in lines[: formula.line - 1])
-        position = text.find(formula.span, start)
+        position = text.find(formula.span, sum(len(line) for line in lines[: formula.line - 1]))
         quoting = [
-            c
-            for c in site.claims
-            if any(
-                (q.document == name and formula.span in q.text) or (q.document == name and q.text in formula.span)
-                for q in c.record.placed
-            )
+            (claim, quote)
+            for claim in site.claims
+            for quote in claim.record.placed
+            if quote.document == name and (formula.span in quote.text or quote.text in formula.span)
         ]
+        section = quoting[0][1].section if quoting else section_of(text, formula.span) or ""
+        kinds = " and ".join(dict.fromkeys(p.kind for p in formula.problems))
         rows.append(
             ErratumRow(
                 document=name,
                 severity="error",
                 verdict="",
-                problem=f"As written, the formula {' and '.join(p.kind for p in formula.problems)}: "
+                problem=f"As written (line {formula.line}), the formula {kinds}: "
                 + "; ".join(p.detail for p in formula.problems)
                 + ".",
-                places=(Place(section_of(text, formula.span) or "", formula.span, formula.corrected_span, position),),
-                claims=tuple(c.id for c in quoting),
-                claim_pages=tuple(f"claims/{c.slug}.html" for c in quoting),
+                places=(Place(section, formula.span, formula.corrected_span, position),),
+                claims=tuple(_unique(claim.id for claim, _ in quoting)),
+                claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
             )
         )
@@ -263,11 +262,18 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
         ]
         lines += [f"**Problem.** {row.problem}", ""]
         for place in row.places:
-            lines += [f"Section: {place.section}", "", f"> {place.sentence}", ""]
+            lines += [f"Section: {place.section}", "", *_quoted(place.sentence), ""]
             if place.wording:
-                lines += ["**Could read:**", "", f"> {place.wording}", ""]
+                lines += ["**Could read:**", "", *_quoted(place.wording), ""]
+            else:
+                lines += ["*No change here: the wording at another place of this suggestion makes the point.*", ""]
         lines += ["Claim page(s): " + ", ".join(row.claim_pages), ""]
     return lines
+
+
+def _quoted(text: str) -> list[str]:
+    """A block quote of every line of ``text`` (an empty line stays inside the quote)."""
+    return [f"> {line}".rstrip() for line in text.split("\n")]
 
 
 COLUMNS = ("suggestion", "severity", "verdict", "section", "sentence", "problem", "wording", "claims", "claim_pages")

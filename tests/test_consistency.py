@@ -17,8 +17,8 @@ from checks.verdicts import most_severe
 ORDER_000, ORDER_001, ORDER_002 = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
 GROUPS: dict[str, list[tuple[str, str]]] = {
     # Said of attention (or the Transformer) in general, as a document's reader meets it: true only when every word
-    # attends to every other, so each carries the causal-mask caveat. 002's section "1. 어텐션은 순서를 모른다"
-    # defines its attention over all word pairs first, and is not in this group.
+    # attends to every other, so each carries the causal-mask caveat (worded once per document). 002's sentence
+    # that defines its attention over all word pairs is not in this group.
     "attention does not know word order": [
         (ORDER_000, '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."'),
         (ORDER_000, "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다."),
@@ -30,6 +30,12 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
         (ORDER_001, "positional encoding은 optional이라고 생각한다"),
         (ORDER_001, "token 순서는 attention에서 자동 반영된다고 생각한다"),
         (ORDER_002, "어텐션은 단어 순서를 모릅니다."),
+        (ORDER_002, "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."),
+    ],
+    # The notation of the sin/cos formula: i numbers the pairs (dimensions 2i and 2i+1), whatever the line calls it.
+    "i is the index of a sin/cos pair": [
+        (ORDER_000, "• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)"),
+        (ORDER_001, "i : embedding 차원 index"),
     ],
     "the input is the embedding plus the position encoding": [
         (ORDER_001, "X = E + P"),

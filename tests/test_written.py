@@ -25,14 +25,16 @@ def test_a_command_whose_backslash_a_string_escape_ate_does_not_render_and_its_c
     assert formula.corrected_span == "$\\text{최종 입력} = \\text{Word Embedding} + \\text{Positional Encoding}$"
 
 
-def test_an_instance_that_disagrees_with_the_documents_definition_names_it_and_the_witness():
+def test_an_instance_that_disagrees_with_the_documents_definition_and_notation_names_them_and_the_witness():
     (formula,) = at(LESSON_000, 231)
     assert formula.span == "PE(513, i) = sin(513 / 10000^(2i/d_model))"
-    (problem,) = formula.problems
-    assert problem.kind == "disagrees with its definition"
-    assert "line 79" in problem.detail and "sin(513/10000^(i/d_model))" in problem.detail
-    assert "d_model = 512, i = 2" in problem.detail, "the witness is an even dimension of the document's d_model"
-    assert formula.correction == "PE(513, 2i) = sin(513 / 10000^(2i/d_model))"
+    definition, notation = formula.problems
+    assert definition.kind == "disagrees with its definition"
+    assert "line 79" in definition.detail and "sin(513/10000^(i/d_model))" in definition.detail
+    assert "d_model = 512, i = 2: -0.997511 against -0.138183" in definition.detail, "an even dimension, d_model 512"
+    assert notation.kind == "disagrees with the notation"
+    assert "positions count from 0 (line 85), so the 513th position is pos = 512" in notation.detail
+    assert formula.correction == "PE(512, 2i) = sin(512 / 10000^(2i/d_model))"
 
 
 def test_restatements_agree_with_their_definition_and_identities_are_decided():
@@ -123,15 +125,15 @@ def test_a_correction_is_checked_on_the_corrected_document_and_withheld_when_it_
 def test_the_catalogs_corrections_pass_their_own_checks_and_a_wrong_one_does_not():
     vectors = find_claim("pe.example-vectors")
     (check,) = vectors.rechecks
-    sentence = "위치1의 PE → [0.84, 0.54, 0.01, ...]"
+    heading = "3. Positional Encoding 더하기:"
     check(
-        sentence,
-        "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = 4일 때의 값. d_model = 512라면 [0.84, 0.54, 0.82, ...])",
+        heading,
+        "3. Positional Encoding 더하기 (d_model = 4로 계산한 값. d_model = 64라면 위치1은 [0.84, 0.54, 0.68, ...]):",
     )
-    with pytest.raises(AssertionError, match="at d_model = 512 rounds to"):
+    with pytest.raises(AssertionError, match="at d_model = 64 rounds to"):
         check(
-            sentence,
-            "위치1의 PE → [0.84, 0.54, 0.01, ...]   (d_model = 4일 때의 값. d_model = 512라면 [0.84, 0.54, 0.5, ...])",
+            heading,
+            "3. Positional Encoding 더하기 (d_model = 4로 계산한 값. d_model = 64라면 위치1은 [0.84, 0.54, 0.01]):",
         )
     (notation,) = find_claim("notation.pe-index-role").rechecks
     notation("i : embedding 차원 index", "i : 차원 쌍의 index (0 ≤ i < d/2, 2i번째 차원은 sin, 2i+1번째 차원은 cos)")

@@ -81,6 +81,8 @@ class Formula:
     latex: bool
     span: str = ""
     """The formula as it stands in the line, delimiters included (what a correction replaces)."""
+    before: str = ""
+    """The line's text before the formula (where an ordinal such as '513번째 위치의' stands)."""
     parsed: Parsed | None = None
     status: str = ""
     """What was decided: holds, agrees with line N, defines a symbol, parsed (nothing to decide), or the problem."""
@@ -125,14 +127,16 @@ def review_text(document: str, text: str, code: frozenset[str] = frozenset()) ->
         _read(formula)
     definitions = _definitions(formulas)
     symbols = _symbol_definitions(formulas)
+    first_position = _first_position(text)
     for formula in formulas:
         if formula.parsed is not None and not formula.problems:
             formula.status = _decide(formula, definitions, symbols)
+            _ordinal(formula, first_position)
         elif formula.problems:
             formula.status = formula.problems[0].kind
     for formula in formulas:
         if formula.problems:
-            formula.correction = _corrected(formula, definitions, symbols)
+            formula.correction = _corrected(formula, definitions, symbols, first_position)
     return formulas
 
 
@@ -140,7 +144,9 @@ def _found(document: str, text: str, code: frozenset[str]):
     for number, line in enumerate(text.splitlines(), 1):
         if "$" in line:
             for match in MATH.finditer(line):
-                yield Formula(document, number, match.group(1) or match.group(2), latex=True, span=match.group(0))
+                yield Formula(
+                    document, number, match.group(1) or match.group(2), True, match.group(0), line[: match.start()]
+                )
             rest = MATH.sub(" ", line)
             if "$" in rest:
                 formula = Formula(document, number, line.strip(), latex=True, span=line.strip())
@@ -155,7 +161,7 @@ def _found(document: str, text: str, code: frozenset[str]):
             for left, right in _plain_formulas(cell):
                 written = re.search(rf"{re.escape(left)}\s*=\s*{re.escape(right)}", line)
                 span = written.group(0) if written else f"{left} = {right}"
-                yield Formula(document, number, span, latex=False, span=span)
+                yield Formula(document, number, span, False, span, line[: written.start()] if written else "")
 
 
 def _plain_formulas(cell: str) -> list[tuple[str, str]]:
@@ -178,6 +184,36 @@ def _balanced(side: str, from_end: bool) -> str:
     while side and side.count("(") != side.count(")"):
         side = side[1:] if from_end else side[:-1]
     return side.strip(" ,")
+
+
+ORDINAL = re.compile(r"(\d+)\s*번째[^\d]*$")
+POSITION_NOTATION = re.compile(r"pos[^\n]{0,12}:[^\n]*?\((\d+), (\d+), (\d+)")
+
+
+def _first_position(text: str) -> tuple[int, int] | None:
+    """(the first position, its line) when the document's notation lists positions (``pos: … (0, 1, 2, …)``)."""
+    found = POSITION_NOTATION.search(text)
+    return (int(found.group(1)), text.count("\n", 0, found.start()) + 1) if found else None
+
+
+def _ordinal(formula: Formula, first_position: tuple[int, int] | None) -> None:
+    """'513번째 위치의 PE(513, …)' where positions count from 0: the 513th position is pos = 512."""
+    said = ORDINAL.search(formula.before)
+    if said is None or first_position is None or formula.parsed is None:
+        return
+    ordinal, (first, line) = int(said.group(1)), first_position
+    for left, _ in formula.parsed.equations:
+        value = _meaning(left)
+        if isinstance(value, AppliedUndef) and value.args and value.args[0] == ordinal and first == 0:
+            formula.problems.append(
+                Problem(
+                    "disagrees with the notation",
+                    f"positions count from {first} (line {line}), so the {ordinal}th position is pos = {ordinal - 1}, "
+                    f"not {ordinal}",
+                )
+            )
+            formula.status = formula.problems[0].kind
+            return
 
 
 def _read(formula: Formula) -> None:
@@ -408,7 +444,10 @@ def _shown(expr: sympy.Expr) -> str:
 
 
 def _corrected(
-    formula: Formula, definitions: dict[str, list[_Definition]], symbols: dict[sympy.Symbol, sympy.Expr]
+    formula: Formula,
+    definitions: dict[str, list[_Definition]],
+    symbols: dict[sympy.Symbol, sympy.Expr],
+    first_position: tuple[int, int] | None,
 ) -> str:
     """The formula with each problem's repair applied, kept only when a second review finds nothing left."""
     text = formula.text
@@ -424,12 +463,16 @@ def _corrected(
     for problem in formula.problems:
         if problem.kind == "disagrees with its definition":
             text = _with_definition_arguments(formula, text, definitions)
+        if problem.kind == "disagrees with the notation" and (said := ORDINAL.search(formula.before)):
+            ordinal = int(said.group(1))
+            text = re.sub(rf"(?<![\d.]){ordinal}(?![\d.])", str(ordinal - 1), text)
     if text == formula.text:
         return ""
-    again = Formula(formula.document, formula.line, text, formula.latex)
+    again = Formula(formula.document, formula.line, text, formula.latex, text, formula.before)
     _read(again)
     if again.parsed is not None and not again.problems:
         _decide(again, definitions, symbols)
+        _ordinal(again, first_position)
     return text if not again.problems and again.parsed is not None else ""
 
 
