@@ -7,9 +7,10 @@ definition, false as written) and a correction checked by reviewing it again. Th
 document's page and makes the problems errata (reports.errata).
 """
 
+from checks.written.found import Formula, Problem, code_lines
 from checks.written.meaning import NoMeaning, expression
 from checks.written.parse import FormulaError, Parsed, parse
-from checks.written.review import Formula, Problem, Use, code_lines, review_document, review_text, uses
+from checks.written.review import Use, review_document, review_text, uses
 
 __all__ = [
     "Formula",
