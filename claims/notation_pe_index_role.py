@@ -33,7 +33,7 @@ claim = Claim(
             "dimension 2i+1, so i runs over 0 … d/2 − 1. Read as a dimension index, i reaches dimension "
             "{largest_dimension} at d = {d} and the exponent 2i/d reaches {largest_exponent:.3f}."
         ),
-        wording="i : 차원 쌍의 index (0 ≤ i < d/2, 2i번째 차원은 sin, 2i+1번째 차원은 cos)",
+        wording="i : 차원 쌍의 index (0 ≤ i < d/2, 2i번 차원은 sin, 2i+1번 차원은 cos)",
         point="pair-index",
     ),
     expect="qualified",

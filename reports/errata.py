@@ -41,6 +41,8 @@ class Place:
     wording: str
     position: int
     """Where the sentence starts in the document (-1: not found in its text)."""
+    line: int = 0
+    """The line it starts on, from 1 (0: not found)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class _Entry:
     claim: ClaimView
     quote: Quote
     place: Place
+    key: str
+    """The row it joins: the erratum's point, else the sentence its erratum names first."""
 
 
 def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
@@ -123,7 +127,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 problem=f"As written (line {formula.line}), the formula {kinds}: "
                 + "; ".join(p.detail for p in formula.problems)
                 + ".",
-                places=(Place(section, formula.span, formula.corrected_span, position),),
+                places=(Place(section, formula.span, formula.corrected_span, position, formula.line),),
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
@@ -145,10 +149,15 @@ def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...])
             continue
         if record.erratum.for_readers and str(claim.verdict) not in MISLEADING:
             continue
-        for quote, wording in record.corrected:
+        corrected = record.corrected
+        key = record.erratum.point or (f"sentence:{corrected[0][0].text}" if corrected else "")
+        for quote, wording in corrected:
             if quote.document in entries:
-                place = Place(quote.section, quote.text, wording, (texts[quote.document] or "").find(quote.text))
-                entries[quote.document].append(_Entry(claim, quote, place))
+                text = texts[quote.document] or ""
+                position = text.find(quote.text)
+                line = text.count("\n", 0, position) + 1 if position >= 0 else 0
+                place = Place(quote.section, quote.text, wording, position, line)
+                entries[quote.document].append(_Entry(claim, quote, place, key))
     return {name: _numbered(_merged(found)) for name, found in entries.items()}
 
 
@@ -156,9 +165,7 @@ def _merged(entries: list[_Entry]) -> list[ErratumRow]:
     """One row per point (the erratum's ``point``, else its sentence): the most serious severity leads."""
     groups: dict[str, list[_Entry]] = {}
     for entry in entries:
-        erratum = entry.claim.record.erratum
-        assert erratum is not None
-        groups.setdefault(erratum.point or f"sentence:{entry.quote.text}", []).append(entry)
+        groups.setdefault(entry.key, []).append(entry)
     rows = []
     for group in groups.values():
         group.sort(key=lambda e: (rank(_severity(e)), e.place.position, e.claim.id))
@@ -262,7 +269,8 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
         ]
         lines += [f"**Problem.** {row.problem}", ""]
         for place in row.places:
-            lines += [f"Section: {place.section}", "", *_quoted(place.sentence), ""]
+            where = f"Line {place.line}, section: {place.section}" if place.line else f"Section: {place.section}"
+            lines += [where, "", *_quoted(place.sentence), ""]
             if place.wording:
                 lines += ["**Could read:**", "", *_quoted(place.wording), ""]
             else:
@@ -276,7 +284,18 @@ def _quoted(text: str) -> list[str]:
     return [f"> {line}".rstrip() for line in text.split("\n")]
 
 
-COLUMNS = ("suggestion", "severity", "verdict", "section", "sentence", "problem", "wording", "claims", "claim_pages")
+COLUMNS = (
+    "suggestion",
+    "severity",
+    "verdict",
+    "line",
+    "section",
+    "sentence",
+    "problem",
+    "wording",
+    "claims",
+    "claim_pages",
+)
 
 
 def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
@@ -287,7 +306,8 @@ def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
     writer.writerow((("document",) if document else ()) + COLUMNS)
     for number, row in enumerate(rows, 1):
         for place in row.places:
-            cells = [number, row.severity, row.shown_verdict, place.section, place.sentence, row.problem, place.wording]
+            cells = [number, row.severity, row.shown_verdict, place.line or "", place.section, place.sentence]
+            cells += [row.problem, place.wording]
             cells += [" ".join(row.claims), " ".join(row.claim_pages)]
             writer.writerow(([row.document] if document else []) + cells)
     return BOM + buffer.getvalue()

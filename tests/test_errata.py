@@ -206,3 +206,25 @@ def test_the_change_page_never_calls_a_moved_timed_finding_the_same():
     moved = Comparison(3, [], [], [ClaimChange("a.timed", lost=["8 of 12"], gained=["6 of 12"], timed=True)])
     assert moved.identical and "every verdict and finding the same" not in moved.headline
     assert "a.timed" in moved.headline and "- added: 6 of 12" in moved.markdown()
+
+
+def test_the_sentences_of_one_erratum_make_one_row_each_with_its_line(tmp_path):
+    """A claim's erratum that corrects several sentences (``also``) is one suggestion naming each, with lines."""
+    from checks.results import write_results
+    from checks.sources import document_text
+    from tests.records import claim_record, environment
+
+    main = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    other = LESSON.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다.")
+    erratum = Erratum("condition", "one point", "고친 문장.", sentence=main.text, also={other.text: "또 고친 문장."})
+    record = claim_record("errata.two-places", "qualified", "qualified", sources=[main, other], erratum=erratum)
+    write_results(tmp_path / "r.json", [record], environment())
+    build_site([tmp_path / "r.json"], tmp_path / "html")
+    rows = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
+    (row,) = [r for r in rows["002_86fa32f25d4c4c54.txt"] if r["claims"] == ["errata.two-places"]]
+    assert [p["wording"] for p in row["places"]] == ["또 고친 문장.", "고친 문장."], "in the document's order"
+    text = document_text(LESSON.name)
+    lines = [text[: text.index(p["sentence"])].count("\n") + 1 for p in row["places"]]
+    assert [p["line"] for p in row["places"]] == lines
+    markdown = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.md").read_text(encoding="utf-8")
+    assert f"Line {lines[0]}, section:" in markdown
