@@ -174,6 +174,7 @@ def _findings(record: ClaimRecord) -> list[str]:
     if record.erratum is not None:
         lines.append(f"erratum ({record.erratum.severity}): {record.erratum.problem}")
         lines += [f"erratum wording: {record.erratum.wording}"] if record.erratum.wording else []
+        lines += [f"erratum wording of {sentence!r}: {wording}" for sentence, wording in record.erratum.also.items()]
     return lines
 
 
