@@ -42,7 +42,7 @@ claim = Claim(
         wording=(
             "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{{2i/d_{{model}}}}$로, 가장 빠른 시계의 $2\\pi \\approx "
             "6.3$칸부터 가장 느린 시계의 $2\\pi\\cdot 10000^{{1-2/d_{{model}}}}$칸까지 기하급수로 "
-            "늘어납니다(d_model = 512이면 거의 $2\\pi \\times 10000$칸이지만, 데모의 d_model = 16에서는 $2\\pi "
+            "늘어납니다(d_model = 512이면 거의 $2\\pi \\times 10000$칸이지만, 데모 4의 d_model = 16에서는 $2\\pi "
             "\\times {d_model_16:.0f}$칸입니다)."
         ),
     ),

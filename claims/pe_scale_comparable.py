@@ -33,12 +33,13 @@ claim = Claim(
         problem=(
             "PE's length is √(d_model/2) whatever the word, so the scales match only if the embedding's entries are "
             "of order one; the small initialisations models use (N(0, 0.02²) in BERT and GPT-2) are swamped at "
-            "d_model = 512 (the finding gives the ratios), which is why the original Transformer multiplies the "
-            "embeddings by √d_model before adding PE."
+            "d_model = 512 (the finding gives the ratios); the original Transformer multiplies the embeddings by "
+            "√d_model before adding PE."
         ),
         wording=(
             "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음 "
-            "(임베딩 값이 이보다 훨씬 작으면 PE가 압도함. 원논문은 임베딩에 √d_model을 곱한 뒤 PE를 더함)"
+            "(임베딩 값이 ±1보다 훨씬 작으면(예: 표준편차 0.02 초기화) PE가 압도함. 원논문은 임베딩에 √d_model을 "
+            "곱한 뒤 PE를 더함)"
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
     ),

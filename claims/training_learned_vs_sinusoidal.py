@@ -27,8 +27,8 @@ claim = Claim(
             "table with the sinusoidal one at seen and unseen positions in a small model)."
         ),
         wording=(
-            "학습 과정에서 위치 표현을 데이터로부터 배움 (단, 표 크기—BERT 512, GPT-2 1024—를 넘는 위치는 표현할 수 "
-            "없고, 학습 중 거의 나오지 않은 위치의 벡터는 제대로 학습되지 않음)"
+            "학습 과정에서 위치 표현을 데이터로부터 배움 (단, 표 크기를 넘는 위치는 표현할 수 없고, 학습 중 거의 "
+            "나오지 않은 위치의 벡터는 제대로 학습되지 않음)"
         ),
     ),
     expect="qualified",

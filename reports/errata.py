@@ -235,7 +235,8 @@ def markdown(name: str, rows: list[ErratumRow]) -> str:
         return "\n".join([*lines, "No sentence of this document misleads its reader, as far as the claims find.", ""])
     summary = ", ".join(f"{n} {severity}" for severity, n in counts(rows).items() if n)
     lines += [
-        f"{sum(len(r.places) for r in rows)} sentence(s) to fix in {len(rows)} suggestion(s): {summary}. "
+        f"{sum(len(r.places) for r in rows)} sentence(s) to fix in {len(rows)} suggestion(s), most serious first: "
+        f"{summary}. "
         + "; ".join(f"**{s}**: {SEVERITIES[s]}" for s in FOR_READERS)
         + ". Precision limits and implementation notes are listed apart, for implementers.",
         "",
