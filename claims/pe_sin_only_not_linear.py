@@ -41,14 +41,16 @@ claim = Claim(
     erratum=Erratum(
         severity="condition",
         problem=(
-            "Needs ωk not to be a multiple of π: there sin(ω(pos + k)) = ±sin(ω·pos) and the ellipse flattens into "
-            "a line, which a linear map does produce; near such k the best sine-only line misses by only "
-            "{line_error:.3f} (ω = {omega:.3f}, k = {k})."
+            "At ωk = mπ the ellipse flattens into a line (sin(ω(pos + k)) = ±sin(ω·pos)); a PE frequency never hits "
+            "one exactly, but near one the best sine-only line misses by only {line_error:.3f} (ω = {omega:.3f}, "
+            "k = {k}), against {line_error_demo_k:.2f} at the demo's k: the text's 'cannot be made' reads as "
+            "'never close'."
         ),
         wording=(
-            "ωk가 π의 정수배가 아니면 점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 "
-            "어떤 함수로도, 하물며 선형 함수로도 만들 수 없습니다. (ωk가 π의 정수배인 특정 k에서만 "
-            "sin(ω(pos+k)) = ±sin(ω·pos)가 되어 점들이 직선 위에 놓입니다.)"
+            "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 선형 "
+            "함수로도 만들 수 없습니다. (ωk가 π의 정수배에 가까우면—예: ω ≈ {omega:.3f}, k = {k}—타원이 거의 "
+            "선분처럼 납작해져 sin만 쓴 직선의 오차가 {line_error:.2f} 정도로 작아집니다. 그래도 0은 아니며, (sin, "
+            "cos) 쌍과 M_k는 모든 k에서 정확합니다.)"
         ),
         sentence=(
             "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 선형 "

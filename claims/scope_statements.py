@@ -56,8 +56,8 @@ order_matters = out_of_scope(
     "Word order decides meaning in natural language",
     "In natural language, word order has a decisive effect on meaning: the same words in another order can mean "
     "something completely different.",
-    "a linguistic claim about natural languages, not about the formulas (true of the documents' examples, which "
-    "are illustrations, not measurements)",
+    "a linguistic claim about natural languages, not about the formulas (the document's Korean examples of it are "
+    "checked by language.korean-word-order)",
     LESSON_000.quote("비유: 줄 번호 없는 칠판", "단어 집합은 동일하지만, 순서에 따라 의미가 완전히 달라집니다!"),
     LESSON_000.quote("위치 정보 없이는 어떤 문제가 생기나?", "하지만 자연어에서 순서는 의미에 결정적인 영향을 줍니다!"),
 )

@@ -139,3 +139,7 @@ def test_the_catalogs_corrections_pass_their_own_checks_and_a_wrong_one_does_not
     notation("i : embedding 차원 index", "i : 차원 쌍의 index (0 ≤ i < d/2, 2i번째 차원은 sin, 2i+1번째 차원은 cos)")
     with pytest.raises(AssertionError, match="name 1024 dimensions"):
         notation("i : embedding 차원 index", "i : 차원 index (0 ≤ i < d)")
+    (word_order,) = find_claim("language.korean-word-order").rechecks
+    word_order("A", 'A: "dog bites man" (개가 사람을 물었다) B: "man bites dog" (사람이 개를 물었다)')
+    with pytest.raises(AssertionError, match="still keeps the roles"):
+        word_order("A", 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"')

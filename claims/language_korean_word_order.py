@@ -1,0 +1,76 @@
+"""Document 000's Korean examples of word order: the case particles keep each noun's role, so they mean the same."""
+
+import re
+
+from checks import Claim, Erratum
+from checks.works import LESSON_000
+
+BOARD, ATTENTION = "비유: 줄 번호 없는 칠판", "위치 정보 없이는 어떤 문제가 생기나?"
+PAIR = 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"'
+WORDS = '줄 번호가 없는 칠판: "물었다" "개를" "사람이"'
+ORDERS = '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"'
+CASE_PARTICLES = {"이": "subject", "가": "subject", "을": "object", "를": "object"}
+"""The assumption the check rests on: in Korean the case particles -이/-가 mark the subject and -을/-를 the object
+wherever the word stands (scrambling keeps who does what)."""
+
+claim = Claim(
+    id="language.korean-word-order",
+    title="The Korean examples keep every noun's case particle, so their reorderings do not change the meaning",
+    statement=(
+        "Assuming Korean case particles mark the roles (-이/-가 the subject, -을/-를 the object) wherever the "
+        "word stands: '사람이 개를 물었다' and '개를 사람이 물었다' give each noun the same role, and so do the "
+        "three orders of '고양이가 쥐를 쫓았다'; the examples meant to show that order changes meaning show the same "
+        "meaning."
+    ),
+    sources=[LESSON_000.quote(BOARD, WORDS), LESSON_000.quote(BOARD, PAIR), LESSON_000.quote(ATTENTION, ORDERS)],
+    erratum=Erratum(
+        severity="error",
+        sentence=PAIR,
+        problem=(
+            "The examples do not show what they illustrate: in Korean the case particles fix who does what, so "
+            "every reordering keeps the roles ({pair_roles}; {orders_roles}) and the meaning; English, where order "
+            "decides the roles, shows it."
+        ),
+        wording='A: "dog bites man" (개가 사람을 물었다) B: "man bites dog" (사람이 개를 물었다)',
+        also={WORDS: '줄 번호가 없는 칠판: "bites" "dog" "man"', ORDERS: '"dog bites man" = "man bites dog"'},
+    ),
+    expect="refuted",
+)
+
+
+def roles(sentence: str) -> dict[str, str]:
+    """Each noun of a Korean sentence with the role its case particle gives it (none for a word without one)."""
+    found = {}
+    for word in sentence.split():
+        if len(word) > 1 and word[-1] in CASE_PARTICLES:
+            found[word[:-1]] = CASE_PARTICLES[word[-1]]
+    return found
+
+
+def same_roles(text: str) -> dict[str, str] | None:
+    """The roles shared by every quoted sentence of ``text`` when they all mark the same ones, else None."""
+    sentences = [s for s in re.findall(r'"([^"]+)"', text) if " " in s]
+    marked = [roles(s) for s in sentences]
+    if len(sentences) < 2 or not marked[0] or any(m != marked[0] for m in marked):
+        return None
+    return marked[0]
+
+
+@claim.probe
+def case_particles(r):
+    """The roles each example sentence's particles give its nouns, per example."""
+    for name, example in (("pair_roles", PAIR), ("orders_roles", ORDERS)):
+        shared = same_roles(example)
+        r.measure(f"roles in {example}", shared or "differ, or not marked by particles")
+        if shared:
+            r.counterexample(
+                f"{example}: every sentence gives the same roles ({shared}), so the reordering keeps the meaning",
+                **{name: ", ".join(f"{noun} {role}" for noun, role in shared.items())},
+            )
+
+
+@claim.corrected
+def reordering_changes_the_roles(sentence, wording):
+    """The corrected example's sentences do not all keep the same particle-marked roles."""
+    shared = same_roles(wording)
+    assert shared is None, f"the corrected example still keeps the roles {shared}"
