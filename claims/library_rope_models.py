@@ -38,10 +38,10 @@ in_llama = Claim(
     ),
     sources=[LESSON_000.quote("Sinusoidal vs 학습 가능한 위치 임베딩", "LLaMA, ChatGPT 등 최신 모델에서 사용"), LLAMA],
     erratum=Erratum(
-        severity="note",
+        severity="condition",
         problem=(
             "True for LLaMA (in the transformers library it has no position table and rotates queries and keys); "
-            "ChatGPT's architecture is not published, so that it uses RoPE cannot be checked."
+            "ChatGPT's architecture is not published, so a reader is told as fact what no one outside can check."
         ),
         wording="LLaMA 등 최신 모델에서 사용 (ChatGPT는 구조가 공개되지 않아 확인할 수 없음)",
     ),
