@@ -54,6 +54,15 @@ def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_
             expect="refuted",
             erratum=Erratum("error", "p", "w", sentence="another sentence"),
         )
+    with pytest.raises(ValueError, match="names a sentence it does not quote: 'unquoted'"):
+        Claim(
+            id="a.b",
+            title="t",
+            statement="s",
+            sources=[quote],
+            expect="refuted",
+            erratum=Erratum("error", "p", "w", also={"unquoted": "고친 문장."}),
+        )
 
 
 def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp_path):
