@@ -28,11 +28,14 @@ claim = Claim(
         sentence=PAIR,
         problem=(
             "The examples do not show what they illustrate: in Korean the case particles fix who does what, so "
-            "every reordering keeps the roles ({pair_roles}; {orders_roles}) and the meaning; English, where order "
-            "decides the roles, shows it."
+            "every reordering keeps the roles ({pair_roles}; {orders_roles}) and the meaning; a pair whose modifiers "
+            "describe another noun once reordered shows it ('큰 고양이의 작은 집' / '작은 고양이의 큰 집')."
         ),
-        wording='A: "dog bites man" (개가 사람을 물었다) B: "man bites dog" (사람이 개를 물었다)',
-        also={WORDS: '줄 번호가 없는 칠판: "bites" "dog" "man"', ORDERS: '"dog bites man" = "man bites dog"'},
+        wording='A: "큰 고양이의 작은 집" B: "작은 고양이의 큰 집"',
+        also={
+            WORDS: '줄 번호가 없는 칠판: "집" "고양이의" "작은" "큰"',
+            ORDERS: '"큰 고양이의 작은 집" = "작은 고양이의 큰 집"',
+        },
     ),
     expect="refuted",
 )

@@ -21,6 +21,7 @@ claim = Claim(
         LESSON_000.quote(
             "Sinusoidal vs 학습 가능한 위치 임베딩", "학습 가능한 위치 임베딩 (Learned Positional Embedding):"
         ),
+        LESSON_001.quote("2. Sinusoidal Positional Encoding", "positional encoding은 학습 파라미터가 아닙니다."),
     ],
     depends=["pe.not-learned"],
     erratum=Erratum(
@@ -34,6 +35,13 @@ claim = Claim(
             "sin/cos positional encoding을 학습되는 파라미터라고 생각한다 (BERT·GPT-2의 학습 가능한 위치 임베딩은 "
             "실제로 학습되는 파라미터다)"
         ),
+        sentence="positional encoding은 학습되는 파라미터라고 생각한다",
+        also={
+            "positional encoding은 학습 파라미터가 아닙니다.": (
+                "sin/cos positional encoding은 학습 파라미터가 아니라 식으로 계산되는 고정값입니다 (BERT·GPT-2처럼 "
+                "위치 임베딩을 학습하는 방식도 있습니다)."
+            )
+        },
     ),
     expect="qualified",
 )

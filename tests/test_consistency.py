@@ -37,6 +37,11 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
         (ORDER_000, "• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)"),
         (ORDER_001, "i : embedding 차원 index"),
     ],
+    # Said of every position encoding, true only of fixed ones such as sin/cos (learned tables are parameters).
+    "position encodings are not learned": [
+        (ORDER_001, "positional encoding은 학습 파라미터가 아닙니다."),
+        (ORDER_001, "positional encoding은 학습되는 파라미터라고 생각한다"),
+    ],
     "the input is the embedding plus the position encoding": [
         (ORDER_001, "X = E + P"),
         (ORDER_000, "4. 최종 입력 = 임베딩 + PE:"),
@@ -55,11 +60,13 @@ def corrected_sentences(claim: Claim) -> list[str]:
 
 
 def signature(document: str, sentence: str, claims: list[Claim]) -> tuple[str, frozenset[str]]:
-    """The sentence's verdict (most severe expected verdict of the claims quoting it) and its reader points."""
+    """The sentence's verdict (most severe expected verdict of the claims quoting it) and the reader's errata that
+    correct it, each by its point (else the sentence its claim's erratum names first: one suggestion, as the
+    report merges them)."""
     quoting = [c for c in claims if any(q.document == document and sentence in q.text for q in c.quotes)]
     assert quoting, f"no claim quotes {sentence!r} of {document}: the group cannot be checked"
     points = {
-        c.erratum.point or f"sentence:{sentence}"
+        c.erratum.point or f"sentence:{corrected_sentences(c)[0]}"
         for c in quoting
         if c.erratum is not None and c.erratum.for_readers and any(sentence in s for s in corrected_sentences(c))
     }

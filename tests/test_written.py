@@ -58,8 +58,8 @@ def test_a_false_identity_is_refuted_at_a_named_point():
 def test_a_brace_that_holds_only_a_parenthesis_does_not_parse_and_the_repair_is_checked():
     (formula,) = at(LESSON_001, 58)
     assert formula.problems[0].kind == "does not parse" and "column" in formula.problems[0].detail
-    assert formula.correction == "PE(pos, 2i) = sin(pos / 10000^(2i/d))"
-    assert not review_text("x.txt", formula.correction + "\n")[0].problems
+    assert formula.corrected_span == "$\\mathrm{PE}(pos, 2i) = \\sin(pos / 10000^{2i/d})$", "given back as LaTeX"
+    assert not review_text("x.txt", formula.corrected_span + "\n")[0].problems
 
 
 def test_latex_outside_dollars_and_an_unmatched_dollar_are_rendering_problems():

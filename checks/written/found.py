@@ -65,11 +65,16 @@ class Formula:
     """Typographic remarks that mislead no one (sin set in italics)."""
     correction: str = ""
     """The formula corrected, reviewed again with no problem left; empty when none could be checked."""
+    correction_latex: bool = False
+    """The correction is LaTeX (a plain formula copied from a rendered one is given back as LaTeX)."""
 
     @property
     def corrected_span(self) -> str:
-        """The span as it could read instead (delimiters kept), or empty."""
-        return self.span.replace(self.text, self.correction, 1) if self.correction else ""
+        """The span as it could read instead (delimiters kept; a plain formula given back as LaTeX gets ``$…$``)."""
+        if not self.correction:
+            return ""
+        correction = f"${self.correction}$" if self.correction_latex and not self.latex else self.correction
+        return self.span.replace(self.text, correction, 1)
 
 
 def code_lines(document: str) -> frozenset[str]:

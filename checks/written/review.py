@@ -24,7 +24,7 @@ from sympy.core.function import AppliedUndef
 from checks.sources import document_text
 from checks.written.found import LOST, Formula, Problem, code_lines, command, found, read
 from checks.written.meaning import NoMeaning, expression
-from checks.written.parse import LETTER_SPACED, Node, parse
+from checks.written.parse import LETTER_SPACED, Node, normalise, parse
 
 WITNESS = {
     "pos": 3,
@@ -301,7 +301,8 @@ def _corrected(
         text = re.sub(r"([A-Za-z])\s+\(", r"\1(", text)
         text = re.sub(r"(\d) ([A-Za-z])\b", r"\1\2", text).replace(" ᵀ", "ᵀ")
         text = re.sub(r"\^\{\(\}\s*([^()]*?)\s*\)", lambda m: f"^({m.group(1).replace(' ', '')})", text)
-        text = re.sub(r"\\sqrt\s*([A-Za-z0-9]+)_\{([A-Za-z0-9]+)\}", r"√\1_\2", text)
+        if LETTER_SPACED.search(formula.text):  # copied from a rendered formula: given back as LaTeX
+            text = as_latex(text)
     for problem in formula.problems:
         if problem.kind == "disagrees with its definition":
             text = _with_definition_arguments(formula, text, definitions)
@@ -310,12 +311,30 @@ def _corrected(
             text = re.sub(rf"(?<![\d.]){ordinal}(?![\d.])", str(ordinal - 1), text)
     if text == formula.text:
         return ""
-    again = Formula(formula.document, formula.line, text, formula.latex, text, formula.before)
+    latex = formula.latex or text.startswith(LATEX_MARK)
+    text = text.removeprefix(LATEX_MARK)
+    again = Formula(formula.document, formula.line, text, latex, text, formula.before)
     read(again)
     if again.parsed is not None and not again.problems:
         _decide(again, definitions, symbols)
         _ordinal(again, first_position)
-    return text if not again.problems and again.parsed is not None else ""
+    if again.problems or again.parsed is None:
+        return ""
+    formula.correction_latex = latex
+    return text
+
+
+LATEX_MARK = "\x00latex:"
+"""Marks a plain formula's correction that ``as_latex`` rewrote (it is then reviewed as LaTeX)."""
+
+
+def as_latex(text: str) -> str:
+    """A plain-text formula as LaTeX: functions upright, exponents and roots braced (marked with LATEX_MARK)."""
+    latex = normalise(text, latex=False)
+    latex = re.sub(r"\^\(([^()]*)\)", r"^{\1}", latex)
+    latex = re.sub(r"\\sqrt\s*([A-Za-z0-9]+)_\{?([A-Za-z0-9]+)\}?", r"\\sqrt{\1_\2}", latex)
+    latex = re.sub(r"(?<![\\A-Za-z])([A-Za-z]{2,})(?=\s*\()", r"\\mathrm{\1}", latex)
+    return LATEX_MARK + re.sub(r"\s+\(", "(", latex)
 
 
 def _with_definition_arguments(formula: Formula, text: str, definitions: dict[str, list[_Definition]]) -> str:
@@ -356,7 +375,7 @@ def uses(formulas: list[Formula], function: str, position: int) -> list[Use]:
     for formula in formulas:
         parsed, corrected = formula.parsed, False
         if parsed is None and formula.correction:
-            parsed, corrected = parse(formula.correction, formula.latex), True
+            parsed, corrected = parse(formula.correction, formula.correction_latex), True
         for left, _ in parsed.equations if parsed else []:
             value = _meaning(left)
             if isinstance(value, AppliedUndef) and str(value.func) == function and len(value.args) > position:
