@@ -40,7 +40,7 @@ claim = Claim(
         ),
         wording="Self-Attention 계산량은 O(n²)이고, n×n 점수 행렬을 그대로 저장하면 메모리도 O(n²)입니다.",
         sentence="Self-Attention 계산량은 O(n²)입니다.",
-        also={"긴 문장 처리 가능": "긴 문장도 한 번에 처리 가능 (단, 아래 주의점 참고)"},
+        also={"긴 문장 처리 가능": "멀리 떨어진 토큰끼리도 한 단계로 직접 연결 (단, 아래 주의점 참고)"},
     ),
     expect="qualified",
 )

@@ -19,7 +19,7 @@ from checks.attention import (
 )
 from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
-from checks.works import LESSON_000, LESSON_001, LESSON_002
+from checks.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="attention.order-blind",
@@ -39,13 +39,6 @@ claim = Claim(
         LESSON_001.quote(
             "문제 설정",
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.",
-        ),
-        LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다", "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."
-        ),
-        LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
-        LESSON_002.quote(
-            "1. 어텐션은 순서를 모른다", "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다."
         ),
         LESSON_000.quote(
             "핵심 메시지", '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."'
@@ -67,17 +60,10 @@ claim = Claim(
             "reaches the outputs with no position encoding: 'I love you' and 'you love I' differ by "
             "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word."
         ),
-        wording=(
-            "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다. (GPT처럼 앞 단어만 보도록 가린 "
-            "디코더 어텐션은 위치 인코딩 없이도 순서를 일부 알아챕니다.)"
-        ),
-        sentence="dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다.",
+        wording='위치 정보가 없으면, 모든 단어가 서로를 보는 Self-Attention은 "Bag of Words"와 같아집니다:',
+        sentence='위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:',
         point="causal-mask",
         also={
-            "어텐션은 단어 순서를 모릅니다.": "",
-            '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:': (
-                '위치 정보가 없으면, 모든 단어가 서로를 보는 Self-Attention은 "Bag of Words"와 같아집니다:'
-            ),
             "모두 같은 단어 집합이므로 같은 결과가 나옵니다.": (
                 "모두 같은 단어 집합이므로 같은 결과가 나옵니다. (단, GPT처럼 앞 단어만 보도록 가린 디코더는 위치 정보 "
                 "없이도 순서를 일부 알아챕니다.)"

@@ -43,7 +43,7 @@ in_llama = Claim(
             "True for LLaMA (in the transformers library it has no position table and rotates queries and keys); "
             "ChatGPT's architecture is not published, so a reader is told as fact what no one outside can check."
         ),
-        wording="LLaMA 등 최신 모델에서 사용 (ChatGPT는 구조가 공개되지 않아 확인할 수 없음)",
+        wording="LLaMA 등 공개된 최신 LLM에서 널리 사용",
     ),
     expect="qualified",
 )

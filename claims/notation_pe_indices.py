@@ -37,8 +37,8 @@ claim = Claim(
             "the even dimension itself ({code_exponent}, i = {code_values}): a reader meets two meanings of i."
         ),
         wording=(
-            "• •$i$: 차원 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$; 2i번 차원은 sin, 2i+1번 차원은 "
-            "cos. 아래 코드의 변수 i는 짝수 차원 번호, 즉 공식의 2i)"
+            "• •$i$: 차원 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$). 아래 코드의 변수 i는 짝수 차원 "
+            "번호, 즉 공식의 2i"
         ),
         point="pair-index",
     ),

@@ -50,8 +50,8 @@ claim = Claim(
             "512."
         ),
         wording=(
-            "3. Positional Encoding 더하기 (설명을 위해 d_model = {fits[0]}로 계산한 값. 위 코드의 d_model = 64라면 "
-            "위치1은 [{pe1_at_64}, ...]):"
+            "3. Positional Encoding 더하기 (예시 값은 d_model = {fits[0]} 기준):\n"
+            "   ※ 위 코드(d_model = 64)로 출력하면 위치1은 [{pe1_at_64}, ...]로 세 번째 값부터 다릅니다."
         ),
         sentence=HEADING,
     ),
@@ -109,9 +109,14 @@ def final_input(r):
 
 @claim.corrected
 def printed_values_match_the_stated_d_model(sentence, wording):
-    """Each vector the wording prints rounds to the formula's values at the d_model named last before it."""
+    """The d_model the wording names first reproduces the example's vectors, and each vector the wording prints
+    rounds to the formula's values at the d_model named last before it."""
+    named = [int(d) for d in re.findall(r"d_model = (\d+)", wording)]
+    assert named, "the wording names no d_model"
+    for pos, printed in PRINTED_PE.items():
+        at_named = tuple(first_entries(named[0], pos).tolist())
+        assert at_named == printed, f"the example's PE({pos}) is {printed}, d_model = {named[0]} gives {at_named}"
     vectors = list(re.finditer(r"\[([^\]]*)\]", wording))
-    assert vectors, "the wording prints no vector"
     for vector in vectors:
         before = wording[: vector.start()]
         size = int(re.findall(r"d_model = (\d+)", before)[-1])

@@ -234,9 +234,12 @@ def markdown(name: str, rows: list[ErratumRow]) -> str:
     if not rows:
         return "\n".join([*lines, "No sentence of this document misleads its reader, as far as the claims find.", ""])
     summary = ", ".join(f"{n} {severity}" for severity, n in counts(rows).items() if n)
+    places = sum(len(r.places) for r in rows)
+    changed = sum(1 for r in rows for p in r.places if p.wording)
     lines += [
-        f"{sum(len(r.places) for r in rows)} sentence(s) to fix in {len(rows)} suggestion(s), most serious first: "
-        f"{summary}. "
+        f"{len(rows)} suggestion(s), most serious first ({summary}): {changed} sentence(s) to change"
+        + (f", and {places - changed} place(s) that make the same point as a changed one" if places > changed else "")
+        + ". "
         + "; ".join(f"**{s}**: {SEVERITIES[s]}" for s in FOR_READERS)
         + ". Precision limits and implementation notes are listed apart, for implementers.",
         "",

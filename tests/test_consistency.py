@@ -17,8 +17,7 @@ from checks.verdicts import most_severe
 ORDER_000, ORDER_001, ORDER_002 = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
 GROUPS: dict[str, list[tuple[str, str]]] = {
     # Said of attention (or the Transformer) in general, as a document's reader meets it: true only when every word
-    # attends to every other, so each carries the causal-mask caveat (worded once per document). 002's sentence
-    # that defines its attention over all word pairs is not in this group.
+    # attends to every other, so each carries the causal-mask caveat (worded once per document).
     "attention does not know word order": [
         (ORDER_000, '"Transformer는 칠판에 적힌 글을 한눈에 보지만, 줄 번호가 없으면 순서를 모른다."'),
         (ORDER_000, "하지만 줄 번호가 없으면 어떤 단어가 먼저 나왔는지 알 수 없습니다."),
@@ -29,8 +28,13 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
         (ORDER_001, "Transformer는 위치 정보를 자동으로 이해한다고 생각한다"),
         (ORDER_001, "positional encoding은 optional이라고 생각한다"),
         (ORDER_001, "token 순서는 attention에서 자동 반영된다고 생각한다"),
+    ],
+    # Document 002 says it of the attention it defines in the next paragraph, over all word pairs: proved there,
+    # with no caveat, like every sentence of that passage.
+    "attention over all word pairs does not know word order": [
         (ORDER_002, "어텐션은 단어 순서를 모릅니다."),
         (ORDER_002, "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."),
+        (ORDER_002, "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다."),
     ],
     # The notation of the sin/cos formula: i numbers the pairs (dimensions 2i and 2i+1), whatever the line calls it.
     "i is the index of a sin/cos pair": [
@@ -88,6 +92,6 @@ def test_sentences_that_say_one_thing_share_verdict_and_caveat(group: str) -> No
 def test_a_sentence_without_the_caveat_is_caught() -> None:
     """The check fails on a group that mixes a caveated sentence with one no erratum corrects."""
     claims = list(claims_index().values())
-    caveated = signature(ORDER_002, "어텐션은 단어 순서를 모릅니다.", claims)
+    caveated = signature(ORDER_000, '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:', claims)
     plain = signature(ORDER_002, "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다.", claims)
     assert caveated[1] == {"causal-mask"} and plain[1] == frozenset() and caveated != plain
