@@ -7,6 +7,7 @@ from checks.works import LESSON_000
 
 BOARD, ATTENTION = "비유: 줄 번호 없는 칠판", "위치 정보 없이는 어떤 문제가 생기나?"
 PAIR = 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"'
+QUESTION = "이것은 아래 두 문장 중 어느 것일까요?"
 WORDS = '줄 번호가 없는 칠판: "물었다" "개를" "사람이"'
 ORDERS = '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"'
 CASE_PARTICLES = {"이": "subject", "가": "subject", "을": "object", "를": "object"}
@@ -22,7 +23,12 @@ claim = Claim(
         "three orders of '고양이가 쥐를 쫓았다'; the examples meant to show that order changes meaning show the same "
         "meaning."
     ),
-    sources=[LESSON_000.quote(BOARD, WORDS), LESSON_000.quote(BOARD, PAIR), LESSON_000.quote(ATTENTION, ORDERS)],
+    sources=[
+        LESSON_000.quote(BOARD, WORDS),
+        LESSON_000.quote(BOARD, QUESTION),
+        LESSON_000.quote(BOARD, PAIR),
+        LESSON_000.quote(ATTENTION, ORDERS),
+    ],
     erratum=Erratum(
         severity="error",
         sentence=PAIR,
@@ -33,6 +39,7 @@ claim = Claim(
         ),
         wording='A: "큰 고양이의 작은 집" B: "작은 고양이의 큰 집"',
         also={
+            QUESTION: "이것은 아래 두 표현 중 어느 것일까요?",
             WORDS: '줄 번호가 없는 칠판: "집" "고양이의" "작은" "큰"',
             ORDERS: '"큰 고양이의 작은 집" = "작은 고양이의 큰 집"',
         },
