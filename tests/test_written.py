@@ -121,6 +121,16 @@ def test_a_correction_is_checked_on_the_corrected_document_and_withheld_when_it_
     assert withheld.erratum is None
     assert any("fails names_the_condition: the wording does not name the mask" in e for e in withheld.errors)
 
+    crashing = _claim_correcting("모든 단어가 서로를 보는 셀프 어텐션은 단어 순서를 모릅니다.")
+
+    @crashing.corrected
+    def reads_a_number(sentence, wording):
+        return int(wording)
+
+    crashed = evaluate(crashing)
+    assert crashed.observed.value == "broken" and crashed.erratum is None
+    assert any("reads_a_number raised ValueError on its wording" in e for e in crashed.errors)
+
 
 def test_the_catalogs_corrections_pass_their_own_checks_and_a_wrong_one_does_not():
     vectors = find_claim("pe.example-vectors")

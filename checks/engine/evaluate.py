@@ -130,6 +130,8 @@ def correction_problem(claim: Claim, erratum: Erratum) -> str:
                 recheck(sentence, wording)
             except AssertionError as failure:
                 return f"its wording of {sentence!r} fails {recheck.__name__}: {failure}"
+            except Exception as error:  # a claim file's own function: one message, never a traceback
+                return f"{recheck.__name__} raised {type(error).__name__} on its wording of {sentence!r}: {error}"
     return ""
 
 
