@@ -292,7 +292,7 @@ def _corrected(
     first_position: tuple[int, int] | None,
 ) -> str:
     """The formula with each problem's repair applied, kept only when a second review finds nothing left."""
-    text = formula.text
+    text, latex = formula.text, formula.latex
     if formula.latex:
         text = LOST.sub(lambda m: f"\\{command(m.group(1))}", text)
         text = re.sub(r"\\text\{([^{}]*)\}", r"\\text{\1}", text)
@@ -302,7 +302,7 @@ def _corrected(
         text = re.sub(r"(\d) ([A-Za-z])\b", r"\1\2", text).replace(" ᵀ", "ᵀ")
         text = re.sub(r"\^\{\(\}\s*([^()]*?)\s*\)", lambda m: f"^({m.group(1).replace(' ', '')})", text)
         if LETTER_SPACED.search(formula.text):  # copied from a rendered formula: given back as LaTeX
-            text = as_latex(text)
+            text, latex = as_latex(text), True
     for problem in formula.problems:
         if problem.kind == "disagrees with its definition":
             text = _with_definition_arguments(formula, text, definitions)
@@ -311,8 +311,6 @@ def _corrected(
             text = re.sub(rf"(?<![\d.]){ordinal}(?![\d.])", str(ordinal - 1), text)
     if text == formula.text:
         return ""
-    latex = formula.latex or text.startswith(LATEX_MARK)
-    text = text.removeprefix(LATEX_MARK)
     again = Formula(formula.document, formula.line, text, latex, text, formula.before)
     read(again)
     if again.parsed is not None and not again.problems:
@@ -324,17 +322,13 @@ def _corrected(
     return text
 
 
-LATEX_MARK = "\x00latex:"
-"""Marks a plain formula's correction that ``as_latex`` rewrote (it is then reviewed as LaTeX)."""
-
-
 def as_latex(text: str) -> str:
-    """A plain-text formula as LaTeX: functions upright, exponents and roots braced (marked with LATEX_MARK)."""
+    """A plain-text formula as LaTeX: functions upright, exponents and roots braced."""
     latex = normalise(text, latex=False)
     latex = re.sub(r"\^\(([^()]*)\)", r"^{\1}", latex)
     latex = re.sub(r"\\sqrt\s*([A-Za-z0-9]+)_\{?([A-Za-z0-9]+)\}?", r"\\sqrt{\1_\2}", latex)
     latex = re.sub(r"(?<![\\A-Za-z])([A-Za-z]{2,})(?=\s*\()", r"\\mathrm{\1}", latex)
-    return LATEX_MARK + re.sub(r"\s+\(", "(", latex)
+    return re.sub(r"\s+\(", "(", latex)
 
 
 def _with_definition_arguments(formula: Formula, text: str, definitions: dict[str, list[_Definition]]) -> str:
