@@ -4,6 +4,7 @@ in prose (code lines left out), each with where it stands; and what a reader mee
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from checks.coverage import ClassificationError, classification_path, read_entries
@@ -86,7 +87,8 @@ def code_lines(document: str) -> frozenset[str]:
     return frozenset(entry.text for entry in entries if entry.category == "code")
 
 
-def found(document: str, text: str, code: frozenset[str]):
+def found(document: str, text: str, code: frozenset[str]) -> Iterator[Formula]:
+    """Every formula of ``text``, line by line: the LaTeX spans of a line with ``$``, else its plain equations."""
     for number, line in enumerate(text.splitlines(), 1):
         if "$" in line:
             for match in MATH.finditer(line):
@@ -133,6 +135,7 @@ def _balanced(side: str, from_end: bool) -> str:
 
 
 def read(formula: Formula) -> None:
+    """Parse the formula and note what its reader meets before any meaning: problems, and remarks on typesetting."""
     if formula.problems:  # an unmatched $: no formula to read
         return
     source = formula.text
