@@ -71,6 +71,11 @@ class Erratum:
         if not self.problem.strip() or "\n" in self.problem:
             raise ValueError(f"erratum problem must be one non-empty line, not {self.problem!r}")
 
+    def corrections(self, first_quote: str) -> list[tuple[str, str]]:
+        """(sentence, wording) for every sentence it corrects: the one it names (else ``first_quote``, the claim's
+        first), then ``also``'s."""
+        return [(self.sentence or first_quote, self.wording), *self.also.items()]
+
     @property
     def for_readers(self) -> bool:
         """Misleads the document's reader (an error or a condition), rather than a remark for implementers."""

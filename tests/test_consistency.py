@@ -59,8 +59,7 @@ def corrected_sentences(claim: Claim) -> list[str]:
     """The sentences a claim's erratum corrects: the one it names (else its first quote) and ``also``'s."""
     if claim.erratum is None:
         return []
-    first = claim.erratum.sentence or (claim.sources[0].text if claim.sources else "")
-    return [first, *claim.erratum.also]
+    return [sentence for sentence, _ in claim.erratum.corrections(claim.quotes[0].text if claim.quotes else "")]
 
 
 def signature(document: str, sentence: str, claims: list[Claim]) -> tuple[str, frozenset[str]]:

@@ -45,24 +45,12 @@ def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_
         Erratum("fatal", "p", "w")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="problem must be one non-empty line"):
         Erratum("error", "two\nlines", "w")
-    with pytest.raises(ValueError, match="names a sentence it does not quote"):
-        Claim(
-            id="a.b",
-            title="t",
-            statement="s",
-            sources=[quote],
-            expect="refuted",
-            erratum=Erratum("error", "p", "w", sentence="another sentence"),
-        )
-    with pytest.raises(ValueError, match="names a sentence it does not quote: 'unquoted'"):
-        Claim(
-            id="a.b",
-            title="t",
-            statement="s",
-            sources=[quote],
-            expect="refuted",
-            erratum=Erratum("error", "p", "w", also={"unquoted": "고친 문장."}),
-        )
+    for named, erratum in [
+        ("another sentence", Erratum("error", "p", "w", sentence="another sentence")),
+        ("unquoted", Erratum("error", "p", "w", also={"unquoted": "고친 문장."})),
+    ]:
+        with pytest.raises(ValueError, match=f"names a sentence it does not quote: '{named}'"):
+            Claim(id="a.b", title="t", statement="s", sources=[quote], expect="refuted", erratum=erratum)
 
 
 def test_the_site_lists_errata_most_serious_first_with_markdown_csv_and_json(tmp_path):

@@ -75,6 +75,11 @@ def test_the_grammar_reads_text_and_never_runs_it(text):
         parse(text)
 
 
+def test_a_runaway_span_is_refused_by_its_length_not_parsed():
+    with pytest.raises(FormulaError, match="longer than a formula is read"):
+        parse("x + " * 1000 + "1")
+
+
 def test_meaning_is_built_from_the_tree():
     ((sides, signs),) = parse("\\frac{pos}{10000^{2i/d_{\\text{model}}}}").relations
     assert str(expression(sides[0])) == "pos/10000**(2*i/d_model)" and signs == ()

@@ -114,8 +114,7 @@ def correction_problem(claim: Claim, erratum: Erratum) -> str:
     passes on the wording."""
     if not erratum.for_readers:
         return ""
-    first = erratum.sentence or (claim.quotes[0].text if claim.quotes else "")
-    for sentence, wording in [(first, erratum.wording), *erratum.also.items()]:
+    for sentence, wording in erratum.corrections(claim.quotes[0].text if claim.quotes else ""):
         quote = next((q for q in claim.quotes if q.text == sentence), None)
         if not wording or quote is None:
             continue

@@ -216,8 +216,8 @@ class ClaimRecord:
         first = self.corrects
         if first is None or self.erratum is None:
             return []
-        others = [(q, self.erratum.also[q.text]) for q in self.placed if q.text in self.erratum.also and q != first]
-        return [(first, self.erratum.wording), *others]
+        by_text = {q.text: q for q in reversed(self.placed)}
+        return [(by_text[s], w) for s, w in self.erratum.corrections(first.text) if s in by_text]
 
     @property
     def placed(self) -> list[Quote]:

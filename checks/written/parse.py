@@ -41,6 +41,11 @@ PLAIN_SYMBOLS = {
 PLAIN_FUNCTIONS = ("sin", "cos", "tan", "exp", "log", "ln")
 
 
+LONGEST = 2000
+"""The longest formula the grammar reads: Earley parsing grows with the cube of the length in the worst case, so a
+document's runaway ``$…`` span is a problem of its own, never a stalled report."""
+
+
 class FormulaError(ValueError):
     """A formula the grammar cannot read: where it stops and what was expected there."""
 
@@ -106,6 +111,8 @@ def normalise(text: str, latex: bool) -> str:
 def parse(text: str, latex: bool = True) -> Parsed:
     """The formula's relations, or FormulaError naming where the grammar stops."""
     normal = normalise(text, latex)
+    if len(normal) > LONGEST:
+        raise FormulaError(f"{len(normal)} characters: longer than a formula is read ({LONGEST})", LONGEST)
     try:
         tree = _parser().parse(normal)
     except UnexpectedCharacters as error:
