@@ -14,12 +14,31 @@ from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
 from checks.errata import Erratum
 from checks.evidence import Dependency, kinds
+from checks.evidence.base import claim_line, crash_text
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
 from checks.sources import document_text
 from checks.verdicts import Verdict, observe
 
 Resolve = Callable[[str], Dependency]
 """The outcome of another claim, by id (checks.engine.outcomes evaluates each once per run)."""
+
+
+class _ClaimGuard(Guard):
+    """The claim's guard: a step that raises is one error line naming the claim file's innermost line on the way
+    to the exception (checks.evidence.base.crash_text), not a line deep inside SymPy or torch."""
+
+    def __init__(self, claim: Claim) -> None:
+        super().__init__(claim.id)
+        self.origin = claim.origin
+
+    def __call__(self, what: str, action: Callable[[], object]) -> None:
+        def pointed() -> None:
+            try:
+                action()
+            except (Exception, SystemExit) as error:  # a step that exits is broken, never a vanished claim
+                self.errors.append(f"{what}: {crash_text(error, self.origin)}")
+
+        super().__call__(what, pointed)
 
 
 class _Context:
@@ -37,11 +56,11 @@ class _Context:
 def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
     """Run everything the claim declares; a crash anywhere makes it broken, never refuted."""
     started = time.perf_counter()
-    guard = Guard(claim.id)
+    guard = _ClaimGuard(claim)
+    context = _Context(claim, guard, resolve)
     guard("sources", lambda: [quote.verify() for quote in claim.sources])
     records: list[EvidenceRecord] = []
     if not claim.out_of_scope:
-        context = _Context(claim, guard, resolve)
         for evidence in sorted(claim.evidence, key=lambda e: type(e).order):
             guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
     present = [kind for kind in kinds() if any(isinstance(r, kind.record_type) for r in records)]
@@ -130,7 +149,10 @@ def correction_problem(claim: Claim, erratum: Erratum) -> str:
             except AssertionError as failure:
                 return f"its wording of {sentence!r} fails {recheck.__name__}: {failure}"
             except Exception as error:  # a claim file's own function: one message, never a traceback
-                return f"{recheck.__name__} raised {type(error).__name__} on its wording of {sentence!r}: {error}"
+                where = claim_line(error, claim.origin)
+                return f"{recheck.__name__} raised {type(error).__name__} on its wording of {sentence!r}: {error}" + (
+                    f" ({where})" if where else ""
+                )
     return ""
 
 

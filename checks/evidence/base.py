@@ -9,8 +9,11 @@ module level: the report reads their records without torch, Hypothesis or SymPy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+import traceback
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from checks.results.records import EvidenceRecord, Finding, Run
@@ -144,3 +147,46 @@ def run_findings(runs: Sequence[Run]) -> list[Finding]:
             kind = "counterexample" if run.reference else "implementation"
             found.append(Finding(kind, f"{run.label}: {run.message}", dict(run.failing_input)))
     return found
+
+
+def claim_line(error: BaseException, origin: str | Path | None) -> str | None:
+    """Where the claim file ``origin`` was on the way to ``error``: ``path:line in function`` of its innermost
+    frame (the path relative to the working directory when under it), or None when none of its lines is there.
+
+    The error's own traceback first, then those of a group's members and of the exceptions it was raised from."""
+    if origin is None:
+        return None
+    target = os.path.realpath(origin)
+    for chain in _tracebacks(error, set()):
+        mine = [frame for frame in chain if os.path.realpath(frame.filename) == target]
+        if mine:
+            return f"{_shown(mine[-1].filename)}:{mine[-1].lineno} in {mine[-1].name}"
+    return None
+
+
+def crash_text(error: BaseException, origin: str | Path | None) -> str:
+    """An exception as one line: ``Type: message (where)``, where is the claim file's innermost line on the way to
+    it (checks.evidence.base.claim_line), else the innermost line of all."""
+    where = claim_line(error, origin)
+    if where is None:
+        frames = traceback.extract_tb(error.__traceback__)
+        where = f"{_shown(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}: {error}" + (f" ({where})" if where else "")
+
+
+def _tracebacks(error: BaseException, seen: set[int]) -> Iterator[traceback.StackSummary]:
+    if id(error) in seen:
+        return
+    seen.add(id(error))
+    yield traceback.extract_tb(error.__traceback__)
+    for inner in [*getattr(error, "exceptions", ()), error.__cause__, error.__context__]:
+        if isinstance(inner, BaseException):
+            yield from _tracebacks(inner, seen)
+
+
+def _shown(filename: str) -> str:
+    """A file name relative to the working directory when it lies under it."""
+    try:
+        return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (OSError, ValueError):
+        return filename

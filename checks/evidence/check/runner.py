@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import time
 from collections.abc import Callable
@@ -13,18 +14,20 @@ import hypothesis
 from hypothesis import Phase, settings
 from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
 
+from checks.evidence.base import claim_line
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
 from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
-from checks.implementations.contract import breach, environment_problem, rotated_pairs
+from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.size_rules import separating
+from checks.topics import topic
 
 
 def run_check(check: CheckSpec) -> list[CheckRun]:
@@ -102,7 +105,7 @@ def _execute(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain:
         else:
             run.status = "error" if _crashed(attempt.failure) else "failed"
             run.counterexample = attempt.failing_input
-            run.message = _message(attempt.failure)
+            run.message = _message(attempt.failure, _claim_file(check))
             if not run.reference:
                 run.message = _sub_domain(check, run, xp, adapter, attempt)
     finally:
@@ -261,7 +264,8 @@ def _as_rule(
     that sets aside every size the rule names and holds; None when no rule of the family is confirmed. A rule
     that leaves nothing to draw (every even d_model, for a check that draws even sizes only) is passed over."""
     failed, held, untestable = list(failing), list(holding), set()
-    pairs = rotated_pairs(adapter) if check.uses == "rope" else None
+    share = topic(check.uses).rotated_fraction if check.uses else None
+    pairs = share(adapter) if share else None
     for _ in range(RULE_TRIES):
         rule = separating(failed, held, untestable, pairs)
         if rule is None:
@@ -303,19 +307,28 @@ def _crashed(failure: BaseException) -> bool:
     return not isinstance(failure, AssertionError)
 
 
-def _message(error: BaseException | None) -> str:
-    """What happened, in words: Hypothesis's FlakyFailure and ExceptionGroup unpacked, each failure with its input."""
+def _message(error: BaseException | None, origin: str | None = None) -> str:
+    """What happened, in words: Hypothesis's FlakyFailure and ExceptionGroup unpacked, each failure with its input;
+    a crash names the innermost line of the claim file ``origin`` on the way to it (checks.evidence.base)."""
     if error is None:
         return ""
     if isinstance(error, FlakyFailure):
-        inner = "; ".join(_message(e) for e in error.exceptions)
+        inner = "; ".join(_message(e, origin) for e in error.exceptions)
         text = f"output depends on earlier calls: the same input failed once and passed when repeated ({inner})"
     elif isinstance(error, ExceptionGroup):
-        parts = [f"({i}) {_message(e)}" for i, e in enumerate(error.exceptions, 1)]
+        parts = [f"({i}) {_message(e, origin)}" for i, e in enumerate(error.exceptions, 1)]
         text = f"{len(parts)} distinct failures: " + "; ".join(parts)
     else:
         text = f"{type(error).__name__}: {error}"
+        if not isinstance(error, AssertionError) and (line := claim_line(error, origin)):
+            text += f" ({line})"
         where = getattr(error, "theory_claims_input", None)
         if where and not isinstance(error, AssertionError):
             text += f" at {where}"
     return text[:2000]
+
+
+def _claim_file(check: CheckSpec) -> str | None:
+    """The file that declares the check's property: its claim file."""
+    code = getattr(inspect.unwrap(check.test), "__code__", None)
+    return code.co_filename if code is not None else None
