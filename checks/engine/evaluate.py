@@ -46,15 +46,25 @@ class _Context:
 
     def __init__(self, claim: Claim, guard: Guard, resolve: Resolve | None) -> None:
         self.claim_id, self.guard, self._resolve = claim.id, guard, resolve
+        self.waited = 0.0
+        """Seconds spent getting the outcomes of other claims (evaluating them, when no one had): not this claim's."""
 
     def dependency(self, claim_id: str) -> Dependency:
         if self._resolve is None:
             raise LookupError(f"{self.claim_id}: no other claims to depend on in this evaluation")
-        return self._resolve(claim_id)
+        started = time.perf_counter()
+        try:
+            return self._resolve(claim_id)
+        finally:
+            self.waited += time.perf_counter() - started
 
 
 def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
-    """Run everything the claim declares; a crash anywhere makes it broken, never refuted."""
+    """Run everything the claim declares; a crash anywhere makes it broken, never refuted.
+
+    The record's ``seconds`` are the claim's own: the time spent evaluating the claims it depends on is theirs
+    (a derived claim is not billed for its dependencies, nor a dependency left at nothing because another claim
+    evaluated it first)."""
     started = time.perf_counter()
     guard = _ClaimGuard(claim)
     context = _Context(claim, guard, resolve)
@@ -89,7 +99,7 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         ],
         erratum=erratum,
         errors=guard.errors,
-        seconds=time.perf_counter() - started,
+        seconds=time.perf_counter() - started - context.waited,
         date=_now(),
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -200,12 +201,15 @@ class ClaimItem(pytest.Item):
         super().__init__(**kwargs)
         self.claim = claim
         self.duplicate_of: str | None = None
+        self.billed: float | None = None
+        """The claim's own evaluation time, in seconds: what its test's call reports as its duration."""
 
     def runtest(self) -> None:
         if self.duplicate_of:
             record = broken_file(self.path, f"claim id {self.claim.id!r} is also declared in {self.duplicate_of}")
         else:
             record = self.config.stash[OUTCOMES].record(self.claim)
+            self.billed = record.seconds
         self.user_properties.append((RECORD, json.dumps(to_json(record), ensure_ascii=False)))
         if record.observed != record.expected:
             raise ClaimMismatch(_mismatch(record))
@@ -220,6 +224,17 @@ class ClaimItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"claim {self.claim.id}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A claim's test lasts its claim's own evaluation (its record's seconds, without the claims it depends on),
+    however long the call took: whichever test evaluated a claim first, pytest-split's ``--store-durations``,
+    ``--durations`` and the junit times bill each claim for its own work."""
+    report = yield
+    if report.when == "call" and isinstance(item, ClaimItem) and item.billed is not None:
+        report.duration = item.billed
+    return report
 
 
 class BrokenFileItem(pytest.Item):
