@@ -1,8 +1,9 @@
 """The run in progress, as strategies see it: its dtype, the domain the implementation under test declares and
 how many examples a batch strategy draws per Hypothesis test case.
 
-The engine's harness sets it around each run of a check; strategies read it (helpers never import
-the engine, the engine imports this).
+The engine's harness sets it around each run of a check; strategies read it as their default (an explicit ``dtype``
+argument wins; outside a check there is no run, so a strategy that depends on the dtype asks for one). Helpers never
+import the engine, the engine imports this.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _CURRENT: contextvars.ContextVar[CurrentRun | None] = contextvars.ContextVar("cu
 
 
 def current_run() -> CurrentRun | None:
-    """The run in progress, or None outside a check (strategies then draw for float64)."""
+    """The run in progress, or None outside a check (a strategy that depends on the dtype then needs its ``dtype``
+    argument: checks.helpers.strategies.run_dtype)."""
     return _CURRENT.get()
 
 

@@ -1,10 +1,11 @@
 """Hypothesis strategies named after the documents' variables.
 
-``positions()`` and ``offsets()`` read the dtype of the run in progress, so that
-an angle pos · ω never needs a tolerance wider than a quarter of sin's range
-(see ``checks.tolerances.position_limit``); they, ``position_and_offset()`` and
-``d_models()`` also draw inside the domain the implementation under test declares
-(checks.numerics.domain), derived positions such as pos + k included.
+``positions()`` and ``offsets()`` draw within the dtype's meaningful positions, so that an angle pos · ω never needs
+a tolerance wider than a quarter of sin's range (see ``checks.numerics.tolerances.position_limit``). The dtype is
+their ``dtype`` argument, by default the dtype of the check in progress (checks.helpers.current); outside a check
+(a plain Hypothesis test) pass it: ``positions(dtype="float32")``. They, ``position_and_offset()`` and
+``d_models()`` also draw inside the domain the implementation under test declares (checks.numerics.domain),
+derived positions such as pos + k included; outside a check there is none.
 
 A batched check (``@claim.check(batched=True)``) draws many examples per Hypothesis test case: ``position_batches()``
 and ``position_offset_batches()`` return a ``Batch``, one example per row, and the check evaluates the rows at once
@@ -16,21 +17,38 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 from hypothesis.extra.numpy import arrays
 
 from checks.helpers.current import current_run
-from checks.numerics.tolerances import FLOAT64, position_limit
+from checks.numerics.tolerances import position_limit
 
 UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
+"""A float in [−1, 1], no NaN, no subnormal: the default entries of ``vectors``."""
 
 
-def position_bound(maximum: int | None = None, exact: bool = False) -> int:
+def run_dtype(dtype: str | None = None) -> str:
+    """``dtype``, or when None the dtype of the check in progress; outside a check an InvalidArgument that asks for
+    ``dtype=...``."""
+    if dtype is not None:
+        return dtype
+    run = current_run()
+    if run is None:
+        raise InvalidArgument(
+            "this strategy draws within a dtype's meaningful positions, and outside a check there is no dtype: "
+            'pass dtype=... (for example positions(dtype="float32"))'
+        )
+    return run.dtype
+
+
+def position_bound(maximum: int | None = None, exact: bool = False, dtype: str | None = None) -> int:
     """The dtype's meaningful limit (unless ``exact``), the implementation's own limit (its tables) and ``maximum``.
 
     ``exact=True`` is for checks without a tolerance (an exact bound), where the dtype's limit does not apply.
+    ``dtype``: by default the check's (``run_dtype``).
     """
     run = current_run()
-    meaningful = None if exact else position_limit(run.dtype if run else FLOAT64)
+    meaningful = None if exact else position_limit(run_dtype(dtype))
     limits = [meaningful, maximum, run.max_position if run else None]
     return min(limit for limit in limits if limit is not None)
 
@@ -44,6 +62,7 @@ class Batch(np.ndarray):
 
 
 def as_batch(rows: object) -> Batch:
+    """``rows`` as a Batch, one example per row (a view of the array, nothing copied)."""
     return np.asarray(rows).view(Batch)
 
 
@@ -61,20 +80,26 @@ def _lowest(minimum: int) -> int:
 
 
 @st.composite
-def positions(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> int:
-    """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``; see position_bound)."""
-    top, minimum = position_bound(maximum, exact), _lowest(minimum)
+def positions(
+    draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False, dtype: str | None = None
+) -> int:
+    """An integer position ``minimum`` … the dtype's meaningful limit (or ``maximum``; see position_bound).
+
+    ``dtype``: by default the check's; outside a check pass it (``positions(dtype="float32")``)."""
+    top, minimum = position_bound(maximum, exact, dtype), _lowest(minimum)
     if minimum > top:
         raise ValueError(f"positions(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     return draw(st.integers(minimum, top))
 
 
 @st.composite
-def position_batches(draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False) -> Batch:
+def position_batches(
+    draw: st.DrawFn, maximum: int | None = None, minimum: int = 0, exact: bool = False, dtype: str | None = None
+) -> Batch:
     """``batch_size()`` distinct positions from the range ``positions()`` draws from, as a Batch of int64; every
     position of the range when it holds no more than twice that many (float16's 0 … 128: each test case then covers
-    the whole range at its d_model)."""
-    top, minimum = position_bound(maximum, exact), _lowest(minimum)
+    the whole range at its d_model). ``dtype`` as for ``positions``."""
+    top, minimum = position_bound(maximum, exact, dtype), _lowest(minimum)
     if minimum > top:
         raise ValueError(f"position_batches(minimum={minimum}) exceeds this dtype's limit {top}; narrow the dtypes")
     size = batch_size()
@@ -84,24 +109,26 @@ def position_batches(draw: st.DrawFn, maximum: int | None = None, minimum: int =
 
 
 @st.composite
-def offsets(draw: st.DrawFn, maximum: int | None = None) -> int:
-    """A shift k, negative or positive, within the dtype's meaningful range."""
-    bound = position_bound(maximum)
+def offsets(draw: st.DrawFn, maximum: int | None = None, dtype: str | None = None) -> int:
+    """A shift k, negative or positive, within the dtype's meaningful range (``dtype`` as for ``positions``)."""
+    bound = position_bound(maximum, dtype=dtype)
     return draw(st.integers(-bound, bound))
 
 
 @st.composite
-def position_and_offset(draw: st.DrawFn, both_ways: bool = False, starts: int = 1) -> tuple[int, ...]:
+def position_and_offset(
+    draw: st.DrawFn, both_ways: bool = False, starts: int = 1, dtype: str | None = None
+) -> tuple[int, ...]:
     """(pos, …, k): ``starts`` positions and a shift k with every pos + k (and pos − k when ``both_ways``) inside
-    the implementation's declared positions.
+    the implementation's declared positions (``dtype`` as for ``positions``).
 
     Without a declared position range: positions from ``positions()`` and k from ``offsets()``, as drawn separately.
     """
-    at = [draw(positions()) for _ in range(starts)]
+    at = [draw(positions(dtype=dtype)) for _ in range(starts)]
     run = current_run()
     if run is None or (run.domain.max_position is None and run.domain.min_position is None):
-        return (*at, draw(offsets()))
-    bound = position_bound()
+        return (*at, draw(offsets(dtype=dtype)))
+    bound = position_bound(dtype=dtype)
     low = run.domain.min_position if run.domain.min_position is not None else -2 * bound
     high = run.domain.max_position if run.domain.max_position is not None else 2 * bound
     lowest, highest = max(low - min(at), -bound), min(high - max(at), bound)
@@ -113,9 +140,12 @@ def position_and_offset(draw: st.DrawFn, both_ways: bool = False, starts: int = 
     return (*at, draw(st.integers(lowest, highest)))
 
 
-def _more_positions(draw: st.DrawFn, size: int, maximum: int | None = None, exact: bool = False) -> np.ndarray:
-    """``size`` positions from the range ``positions(maximum, exact=exact)`` draws from, repeats allowed."""
-    return draw(arrays(np.int64, size, elements=st.integers(_lowest(0), position_bound(maximum, exact))))
+def _more_positions(
+    draw: st.DrawFn, size: int, maximum: int | None = None, exact: bool = False, dtype: str | None = None
+) -> np.ndarray:
+    """``size`` positions from the range ``positions(maximum, exact=exact, dtype=dtype)`` draws from, repeats
+    allowed."""
+    return draw(arrays(np.int64, size, elements=st.integers(_lowest(0), position_bound(maximum, exact, dtype))))
 
 
 def _whole_product(*ranges: range) -> np.ndarray | None:
@@ -132,33 +162,37 @@ def _whole_product(*ranges: range) -> np.ndarray | None:
 
 
 @st.composite
-def position_pair_batches(draw: st.DrawFn, maximum: int | None = None, exact: bool = False) -> Batch:
+def position_pair_batches(
+    draw: st.DrawFn, maximum: int | None = None, exact: bool = False, dtype: str | None = None
+) -> Batch:
     """Rows (p, q): the positions of ``position_batches(maximum, exact=exact)``, each with a second one from the
-    same range (every pair of the range when there are few enough: ``_whole_product``)."""
-    span = range(_lowest(0), position_bound(maximum, exact) + 1)
+    same range (every pair of the range when there are few enough: ``_whole_product``). ``dtype`` as for
+    ``positions``."""
+    span = range(_lowest(0), position_bound(maximum, exact, dtype) + 1)
     whole = _whole_product(span, span)
     if whole is not None:
         return as_batch(whole)
-    first = np.asarray(draw(position_batches(maximum, exact=exact)))
-    return as_batch(np.stack([first, _more_positions(draw, first.size, maximum, exact)], axis=1))
+    first = np.asarray(draw(position_batches(maximum, exact=exact, dtype=dtype)))
+    return as_batch(np.stack([first, _more_positions(draw, first.size, maximum, exact, dtype)], axis=1))
 
 
 @st.composite
-def position_offset_batches(draw: st.DrawFn, both_ways: bool = False, starts: int = 1, minimum: int = 0) -> Batch:
+def position_offset_batches(
+    draw: st.DrawFn, both_ways: bool = False, starts: int = 1, minimum: int = 0, dtype: str | None = None
+) -> Batch:
     """Rows (pos, …, k): the positions of ``position_batches(minimum=minimum)`` (and ``starts`` − 1 more from the
-    range ``positions()`` draws from),
-    each with a shift k drawn as ``offsets()`` draws it; rows where a pos + k (or pos − k, when ``both_ways``)
-    falls outside the implementation's positions are dropped. Every such row, when there are few enough
-    (``_whole_product``)."""
-    bound = position_bound()
+    range ``positions()`` draws from), each with a shift k drawn as ``offsets()`` draws it; rows where a pos + k (or
+    pos − k, when ``both_ways``) falls outside the implementation's positions are dropped. Every such row, when there
+    are few enough (``_whole_product``). ``dtype`` as for ``positions``."""
+    bound = position_bound(dtype=dtype)
     first_span, span = range(_lowest(minimum), bound + 1), range(_lowest(0), bound + 1)
     whole = _whole_product(first_span, *[span] * (starts - 1), range(-bound, bound + 1))
     if whole is not None:
         at, shifts = list(whole[:, :-1].T), whole[:, -1]
         first = at[0]
     else:
-        first = np.asarray(draw(position_batches(minimum=minimum)))
-        at = [first, *(_more_positions(draw, first.size) for _ in range(starts - 1))]
+        first = np.asarray(draw(position_batches(minimum=minimum, dtype=dtype)))
+        at = [first, *(_more_positions(draw, first.size, dtype=dtype) for _ in range(starts - 1))]
         shifts = draw(arrays(np.int64, first.size, elements=st.integers(-bound, bound)))
     run = current_run()
     low, high = (run.domain.min_position, run.domain.max_position) if run else (None, None)
@@ -194,10 +228,12 @@ def vectors(size: int, elements: st.SearchStrategy[float] = UNIT) -> st.SearchSt
 
 
 @st.composite
-def vector_batches(draw: st.DrawFn, size: int, elements: st.SearchStrategy[float] = UNIT) -> tuple[Batch, Batch]:
+def vector_batches(
+    draw: st.DrawFn, size: int, elements: st.SearchStrategy[float] = UNIT, dtype: str | None = None
+) -> tuple[Batch, Batch]:
     """(x, pos) for a batched check: rows x as ``vectors(size)`` draws them, each at a position of
-    ``position_batches()``."""
-    at = draw(position_batches())
+    ``position_batches()`` (``dtype`` as for ``positions``)."""
+    at = draw(position_batches(dtype=dtype))
     return as_batch(draw(arrays(np.float64, (len(at), size), elements=elements))), at
 
 
