@@ -1,4 +1,4 @@
-"""theory-claims: claims from lesson documents, checked symbolically and numerically.
+"""theory-claims: claims from documents about Transformers, checked symbolically and numerically.
 
 The public face for claim files is this package and the modules named in ``PUBLIC``; everything else under
 ``checks`` is internal and may change (docs/writing-claims.md). A claim file imports only these
@@ -9,8 +9,9 @@ Hypothesis runs by itself: the harness builds them for each run of a check).
 
 Layers, as folders: ``checks.numerics`` (backends, dtypes, tolerances, reference formulas), ``checks.symbolic``
 (the prover), ``checks.results`` (the results format), ``checks.helpers`` (what the public modules re-export),
-``checks.evidence`` (the kinds of evidence, each with its runner), ``checks.implementations`` (adapters, the
-document's code), ``checks.engine`` (discovery, evaluation, the pytest plugin, the command line).
+``checks.evidence`` (the kinds of evidence, each with its runner), ``checks.implementations`` (adapters, contracts,
+fingerprints, mutants, the sandbox), ``checks.topics`` (the components under test, as records), ``checks.engine``
+(discovery, evaluation, the pytest plugin, the command line).
 """
 
 from __future__ import annotations
@@ -34,14 +35,17 @@ PUBLIC = (
     "checks.attention",
     "checks.figures",
     "checks.formulas",
-    "checks.lesson",
     "checks.models",
     "checks.precision",
     "checks.reference",
     "checks.rope",
     "checks.strategies",
+    "checks.topics",
+    "checks.topics.attention",
+    "checks.topics.multihead",
+    "checks.topics.normalisation",
+    "checks.topics.positional",
     "checks.training",
-    "checks.works",
     "checks.written",
 )
 """The modules a claim file may import from this project."""

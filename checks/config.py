@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -43,6 +44,18 @@ class Settings:
     """The documents' language for sentence splitting (an ISO code pysbd knows; Korean is found by itself)."""
     configured: bool
     """Whether the root's pyproject.toml has the table."""
+    topics: tuple[str, ...] = ()
+    """The repository's own topics, each ``module:NAME`` (checks.topics): imported with the claims folder and the
+    root on the path."""
+    implementations: tuple[str, ...] = ()
+    """Adapters every run registers, each ``module:NAME`` as for ``pytest --impl``."""
+
+    def importable(self) -> None:
+        """Put the claims folder and the root on ``sys.path`` (once each), where a claim's helper modules, topics
+        and adapters are imported from."""
+        for folder in (str(self.claims), str(self.root)):
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
 
     @property
     def results(self) -> Path:
@@ -64,10 +77,14 @@ KEYS = {
     "evidence": "reports/evidence",
     "profile": "dev",
     "language": "en",
+    "topics": "",
+    "implementations": "",
 }
 """Each key of the table with its default (paths relative to the root; sentences: SOURCES/sentences)."""
 NAMES = ("profile", "language")
 """The settings that are names, not folders."""
+SPECS = ("topics", "implementations")
+"""The settings that list ``module:NAME`` specs, separated by spaces."""
 VARIABLES = {key: f"THEORY_CLAIMS_{key.upper()}" for key in KEYS}
 
 
@@ -90,9 +107,10 @@ def load(root: Path | None = None, options: dict[str, str | None] | None = None)
             f"profile {values['profile']!r} (from {where['profile']}) is not one of {', '.join(PROFILES)}; "
             f"set profile in [{TABLE}] or {VARIABLES['profile']}"
         )
-    paths = {key: root / values[key] for key in KEYS if key not in NAMES and values[key]}
+    paths = {key: root / values[key] for key in KEYS if key not in (*NAMES, *SPECS) and values[key]}
     paths.setdefault("sentences", paths["sources"] / "sentences")
-    return Settings(root=root, configured=configured, **{key: values[key] for key in NAMES}, **paths)
+    specs = {key: tuple(values[key].replace(",", " ").split()) for key in SPECS}
+    return Settings(root=root, configured=configured, **{key: values[key] for key in NAMES}, **paths, **specs)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -125,7 +143,9 @@ def _table(path: Path) -> tuple[dict[str, str], bool]:
         raise ConfigError(
             f"[{TABLE}] in {path}: unknown setting(s) {', '.join(unknown)}; the settings are {', '.join(KEYS)}"
         )
-    wrong = [key for key, value in table.items() if not isinstance(value, str) or not value.strip()]
+    wrong = [
+        key for key, value in table.items() if not isinstance(value, str) or (key not in SPECS and not value.strip())
+    ]
     if wrong:
         raise ConfigError(f"[{TABLE}] in {path}: {', '.join(wrong)} must be a non-empty string (a folder or a name)")
     return dict(table), True
@@ -170,8 +190,12 @@ def restore(choice: Choice | None) -> None:
 def environment(settings: Settings) -> dict[str, str]:
     """The variables that give a child process (a pytest run a command starts) these settings."""
     return {"THEORY_CLAIMS_ROOT": str(settings.root)} | {
-        VARIABLES[f.name]: str(getattr(settings, f.name)) for f in fields(settings) if f.name in VARIABLES
+        VARIABLES[f.name]: _text(getattr(settings, f.name)) for f in fields(settings) if f.name in VARIABLES
     }
+
+
+def _text(value: object) -> str:
+    return " ".join(value) if isinstance(value, tuple) else str(value)
 
 
 __all__ = ["ConfigError", "Settings", "chosen", "current", "environment", "find_root", "load", "restore", "use"]

@@ -1,4 +1,4 @@
-"""RoPE: the demo's vectors, scores of rotated queries and keys, pairings and layouts (RoPE's, and the sinusoidal
+"""RoPE: scores of rotated queries and keys, pairings and layouts (RoPE's, and the sinusoidal
 table's).
 
 Part of the public face for claim files (docs/writing-claims.md); what it re-exports may move inside."""
@@ -6,11 +6,6 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 from __future__ import annotations
 
 from checks.helpers.rope import (
-    DEMO_KEY,
-    DEMO_M,
-    DEMO_N,
-    DEMO_Q,
-    DEMO_SHIFT,
     MEANING,
     additive_score_rows,
     additive_scores,
@@ -35,11 +30,6 @@ from checks.numerics.pairing import (
 
 __all__ = [
     "CONCATENATED",
-    "DEMO_KEY",
-    "DEMO_M",
-    "DEMO_N",
-    "DEMO_Q",
-    "DEMO_SHIFT",
     "HALF_SPLIT",
     "INTERLEAVED",
     "MEANING",

@@ -50,7 +50,7 @@ WHERE_SOURCES = f"set sources = '…' in [{config.TABLE}] of pyproject.toml, or 
 
 @dataclass(frozen=True)
 class Document:
-    """A document of sources/ by its file name, so that a claim quotes it as ``LESSON_002.quote(section, text)``."""
+    """A document of sources/ by its file name, so that a claim quotes it as ``PAPER.quote(section, text)``."""
 
     name: str
 

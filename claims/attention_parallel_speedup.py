@@ -1,6 +1,7 @@
 """An RNN needs n dependent steps, attention a fixed number of kernels whatever n; timings measured per device."""
 
 import torch
+from catalog.works import LESSON_001
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, given
@@ -15,7 +16,6 @@ from checks.attention import (
 )
 from checks.figures import lines
 from checks.reference import TorchBackend, available_devices
-from checks.works import LESSON_001
 
 claim = Claim(
     id="attention.parallel-speedup",

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import sympy as sp
+from catalog.works import LESSON_000
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -11,7 +12,6 @@ from checks import Claim, given
 from checks.figures import lines
 from checks.precision import cosine_gaps, index_gaps, merge_thresholds
 from checks.strategies import UNIT, Batch, as_batch, batch_size, d_models
-from checks.works import LESSON_000
 
 claim = Claim(
     id="index.integer-unbounded",

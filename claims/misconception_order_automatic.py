@@ -1,8 +1,9 @@
 """Document 001 is right that "token order is reflected in attention automatically" is a misconception, unmasked."""
 
+from catalog.works import LESSON_001
+
 from checks import Claim, Erratum
 from checks.rope import misconception_verdict
-from checks.works import LESSON_001
 
 claim = Claim(
     id="misconception.order-automatic",

@@ -3,9 +3,9 @@
 import re
 
 import sympy as sp
+from catalog.works import LESSON_001
 
 from checks import Claim, Erratum
-from checks.works import LESSON_001
 from checks.written import expression, parse, review_document, uses
 
 SECTION = "2. Sinusoidal Positional Encoding"

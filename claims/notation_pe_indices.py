@@ -3,10 +3,10 @@
 import re
 
 import sympy as sp
+from catalog.works import LESSON_000
 
 from checks import Claim, Erratum
 from checks.formulas import d_model, i
-from checks.works import LESSON_000
 from checks.written import expression, parse, review_document, uses
 
 SECTION = "수학적 공식"

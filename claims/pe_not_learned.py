@@ -1,8 +1,9 @@
 """The sinusoidal encoding is not a learned parameter: the document's class holds it as a buffer."""
 
+from catalog.lesson_code import DocumentCodeError, definitions, failure, run_script
+from catalog.works import LESSON_000, LESSON_001
+
 from checks import Claim
-from checks.lesson import DocumentCodeError, definitions, failure, run_script
-from checks.works import LESSON_000, LESSON_001
 
 TRAINING_DRIVER = """
 import json

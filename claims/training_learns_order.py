@@ -1,8 +1,9 @@
 """With a position encoding added, a Transformer learns word order; without one it cannot (a seeded experiment)."""
 
+from catalog.works import LESSON_001
+
 from checks import Claim, SeedLog
 from checks.training import Budget, TinyEncoder, encoder_design, train, which_first
-from checks.works import LESSON_001
 
 VOCAB, LENGTH = 10, 12
 BUDGET = Budget(steps=150)

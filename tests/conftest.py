@@ -1,12 +1,15 @@
 """Shared set-up of the engine's tests."""
 
 import importlib
+import sys
 from pathlib import Path
 
 import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "claims") not in sys.path:  # the catalog's helpers (claims/catalog), as claim files import them
+    sys.path.insert(0, str(ROOT / "claims"))
 
 
 @pytest.fixture(autouse=True)

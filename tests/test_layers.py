@@ -17,8 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = sorted(p.stem for p in (ROOT / "checks" / "helpers").glob("*.py") if p.stem != "__init__")
 SANDBOX_AND_ADAPTERS = {
-    "checks.implementations.document_code",
-    "checks.implementations.document",
+    "catalog.lesson_code",
+    "catalog.lesson_adapters",
     "checks.implementations.third_party",
     "checks.implementations.registry",
     "checks.implementations.builtin",

@@ -102,7 +102,7 @@ def test_the_catalog_and_the_sandbox_are_scanned():
 def test_the_sandbox_runs_document_code_in_a_separate_process():
     """Every process started for document code is ``python SCRIPT`` (the worker perhaps inside bubblewrap);
     runpy runs only in the worker process."""
-    code = (ROOT / "checks" / "implementations" / "document_code.py").read_text(encoding="utf-8")
+    code = (ROOT / "claims" / "catalog" / "lesson_code.py").read_text(encoding="utf-8")
     sandbox = ast.parse((ROOT / "checks" / "implementations" / "sandbox.py").read_text(encoding="utf-8"))
     for call in _process_starts(ast.parse(code)):
         command = call.args[0]

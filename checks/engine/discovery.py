@@ -27,7 +27,11 @@ class ClaimFileError(Exception):
 
 
 def load_claims(path: Path) -> list[Claim]:
-    """Import one claim file in isolation, within the claims' time limit; the Claim objects it defines."""
+    """Import one claim file in isolation, within the claims' time limit; the Claim objects it defines. The claims
+    folder and the repository's root are on the path, so that a claim imports the helper modules beside it."""
+    from checks import config
+
+    config.current().importable()
     name = f"claims_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:

@@ -2,8 +2,8 @@
 
 Each pytest-xdist worker reports its peak resident memory (``ru_maxrss``) when it finishes; the controller (or
 pytest itself, without xdist) lists every peak in the terminal summary and fails the run when one exceeds the limit.
-`tox -e thorough` runs with ``--memory-limit 953``: the whole thorough catalog is then the test that a worker stays
-within 1 GB (10⁹ bytes, 953.7 MiB).
+A thorough catalog run (this repository's ``tox -e thorough``) runs with ``--memory-limit 953``: the whole catalog
+is then the test that a worker stays within 1 GB (10⁹ bytes, 953.7 MiB).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records r
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.evidence.check import Check
-from checks.implementations.mutants import MUTANTS, python_name
+from checks.implementations.mutants import every_mutant, python_name
 from checks.results.codec import to_json
 from checks.results.files import ResultsError, read_results, write_json
 from checks.results.records import Kill, MutantResult, MutationResults, Results, Run
@@ -33,7 +33,7 @@ def run(profile: str) -> Results:
     """Run the claims with every mutant registered; return their results."""
     with tempfile.TemporaryDirectory() as folder:
         results = Path(folder) / "results.json"
-        mutants = [f"checks.implementations.mutants:{python_name(mutant.name)}" for mutant in MUTANTS]
+        mutants = [f"checks.implementations.mutants:{python_name(mutant.name)}" for mutant in every_mutant()]
         command = pytest_command(implementation_claims(), results=results, implementations=mutants)
         run_pytest(command, profile=profile)
         return read_results(results)
@@ -42,7 +42,7 @@ def run(profile: str) -> Results:
 def score(results: Results) -> MutationResults:
     """Per mutant: killed or not, and every claim/check run that killed it."""
     rows = []
-    for mutant in MUTANTS:
+    for mutant in every_mutant():
         runs = [(c.id, run) for c in results.claims for run in c.of(Run) if run.implementation == mutant.name]
         killers = [
             Kill(claim_id, run.name, run.device, run.dtype, run.message[:300])

@@ -1,19 +1,13 @@
 """The implementation protocol: a small adapter that exposes what an implementation offers.
 
-An adapter is any object with a ``name`` and one or more capability methods (README "Implementations"
-gives every argument's type):
-
-- ``sinusoidal(positions, d_model, dtype, device)`` → rows PE(pos) for the integer ``positions``;
-- ``rope(x, positions)`` → x (n × d, a tensor already in the run's dtype and device) with row j
-  rotated for ``positions[j]`` (base 10000), pairs as ``pairing`` declares;
-- ``attention(x, w_q, w_k, w_v)`` → softmax(x W_Q (x W_K)ᵀ / √d_k) x W_V, no mask, no position.
+An adapter is any object with a ``name`` and one or more topic methods: a method named after a topic
+(checks.topics: ``sinusoidal``, ``rope``, ``attention``, ``layer_norm``, ``multihead_attention``, and a
+repository's own), taking the topic's ``arguments`` (docs/topics.md lists each topic's).
 
 Optional attributes: ``backend`` ("torch" or "numpy", the arrays it takes and returns; torch if
-absent), ``pairing`` (RoPE: "interleaved": (2i, 2i+1), or "half-split": (i, i + d/2)), ``layout``
-(sinusoidal: "interleaved": sin at 2i, cos at 2i+1, or "concatenated": all sines, then all cosines),
-the domain it supports (checks.numerics.domain), ``missing()`` (why it cannot run here, e.g. a
-package not installed) and ``unsupported(device, dtype)``. A capability an adapter lacks is skipped
-with the reason, not failed.
+absent), a topic's declarations (RoPE's ``pairing``, the sinusoidal table's ``layout``), the domain it
+supports (checks.numerics.domain), ``missing()`` (why it cannot run here, e.g. a package not installed)
+and ``unsupported(device, dtype)``. A topic an adapter lacks is skipped with the reason, not failed.
 
 Every call into an adapter that is not one of the project's references goes through ``Implementation``:
 an input outside its declared domain is discarded, and an exception, an output of the wrong type,
@@ -23,8 +17,7 @@ names the adapter, the capability and the input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -33,12 +26,11 @@ from hypothesis.errors import UnsatisfiedAssumption
 from checks.implementations.loading import EnvironmentProblem, loading_failure
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
-from checks.numerics.pairing import (
-    INTERLEAVED,
-    LAYOUTS,
-    PAIRINGS,
-    to_document_layout,
-)
+from checks.numerics.pairing import INTERLEAVED
+from checks.topics.record import Expected
+
+if TYPE_CHECKING:
+    from checks.topics.record import Topic
 
 
 def backend_name(adapter: Any) -> str:
@@ -56,13 +48,24 @@ def unsupported(adapter: Any, device: str, dtype: str) -> str | None:
     return check(device, dtype) if callable(check) else None
 
 
-DECLARED = {"backend": ("torch", "numpy"), "pairing": PAIRINGS, "layout": LAYOUTS}
-"""The declarations an adapter may make with one of a few names, and those names."""
+BACKEND_NAMES = ("torch", "numpy")
+"""The backends an adapter may declare (its arrays)."""
+
+
+def declarations() -> dict[str, tuple[str, ...]]:
+    """The declarations an adapter may make with one of a few names, and those names: its backend, and each
+    topic's (a RoPE pairing, a table's layout)."""
+    from checks.topics import topics
+
+    found = {"backend": BACKEND_NAMES}
+    for topic in topics():
+        found.update(topic.declarations)
+    return found
 
 
 def declaration_error(adapter: Any) -> str | None:
-    """What is wrong with the adapter's ``backend``, ``pairing`` or ``layout`` declaration (None when nothing)."""
-    for attribute, allowed in DECLARED.items():
+    """What is wrong with one of the adapter's declarations (None when nothing)."""
+    for attribute, allowed in declarations().items():
         value = getattr(adapter, attribute, allowed[0])
         if value not in allowed:
             return f"{attribute} {_shown(value)} is not one of {', '.join(allowed)}"
@@ -91,15 +94,6 @@ class OutsideDomain(UnsatisfiedAssumption):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Expected:
-    """What a call must return: the backend's array type, shape, dtype and device."""
-
-    shape: tuple[int, ...]
-    dtype: str
-    device: str
-
-
 class Implementation:
     """An adapter bound to one run's backend: what a check sees as ``t.impl``, with or without ``uses=``.
 
@@ -113,7 +107,7 @@ class Implementation:
         """``finite=False`` lets inf and NaN through (a probe that looks for where they start)."""
         self.name: str = adapter.name
         self.pairing: str = getattr(adapter, "pairing", INTERLEAVED)
-        self.layout_name: str = getattr(adapter, "layout", INTERLEAVED)
+        """RoPE's declared pairs (checks.topics.positional)."""
         self.reference = is_reference(adapter)
         self.domain = domain if domain is not None else Domain.of(adapter)
         self.d_models_seen: list[int] = []
@@ -125,27 +119,28 @@ class Implementation:
     def max_position(self) -> int | None:
         return self.domain.max_position
 
-    def sinusoidal(self, positions: object, d_model: int) -> Any:
-        """PE rows in the documents' layout (sin at 2i, cos at 2i + 1), whatever layout the adapter declares."""
-        table = self.sinusoidal_as_given(positions, d_model)
-        return table if self.layout_name == INTERLEAVED else table[..., to_document_layout(d_model, self.layout_name)]
+    def call(self, topic_name: str, *arguments: Any) -> Any:
+        """The adapter's ``topic_name`` method on ``arguments``, as checks compare it (checks.topics.Topic.present)."""
+        found, prepared = self._called(topic_name, arguments)
+        present = _topic(topic_name).present
+        return found if present is None else present(self, found, prepared)
 
-    def sinusoidal_as_given(self, positions: object, d_model: int) -> Any:
-        """PE rows as the adapter returns them (its own layout)."""
-        rows = _positions(positions)
-        self._inside(d_model, rows)
-        expected = Expected((len(rows), d_model), self.xp.dtype, self.xp.device)
-        return self._call("sinusoidal", expected, rows, d_model, self.xp.dtype, self.xp.device)
+    def as_given(self, topic_name: str, *arguments: Any) -> Any:
+        """The adapter's output as it returns it (its own layout)."""
+        return self._called(topic_name, arguments)[0]
 
-    def rope(self, x: Any, positions: object) -> Any:
-        rows = _positions(positions)
-        self._inside(int(x.shape[-1]), rows)
-        return self._call("rope", _like(x), x, rows)
+    def __getattr__(self, name: str) -> Any:
+        """``impl.<topic>(...)``: the topic's method (``impl.rope(x, positions)``, ``impl.layer_norm(x, ...)``)."""
+        if name.startswith("_") or name not in _topic_names():
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return lambda *arguments: self.call(name, *arguments)
 
-    def attention(self, x: Any, w_q: Any, w_k: Any, w_v: Any) -> Any:
-        self._inside(int(x.shape[-1]), ())
-        expected = Expected((int(x.shape[0]), int(w_v.shape[-1])), *_dtype_device(x))
-        return self._call("attention", expected, x, w_q, w_k, w_v)
+    def _called(self, topic_name: str, arguments: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+        topic = _topic(topic_name)
+        prepared = topic.prepare(arguments)
+        self._inside(topic.size(prepared), topic.positions(prepared))
+        expected = topic.expected(self.xp, prepared) if topic.expected else _like(prepared[0])
+        return self._call(topic, expected, *topic.to_adapter(self.xp, prepared)), prepared
 
     def _inside(self, d_model: int, positions: np.ndarray | tuple[()]) -> None:
         reason = self.domain.refuses(d_model=d_model, positions=positions)
@@ -155,7 +150,8 @@ class Implementation:
         if len(positions):
             self.positions_seen.append(int(np.max(positions)))
 
-    def _call(self, method: str, expected: Expected, *args: Any) -> Any:
+    def _call(self, topic: Topic, expected: Expected, *args: Any) -> Any:
+        method = topic.name
         if self.reference:
             return getattr(self.adapter, method)(*args)
         before = [_copy(arg) for arg in args]
@@ -165,13 +161,13 @@ class Implementation:
             loading = loading_failure(error)
             if loading:
                 raise EnvironmentProblem(f"{self.name}: {loading}") from error
-            raise self._failure(method, args, f"raised {type(error).__name__}: {error}") from error
+            raise self._failure(topic, args, f"raised {type(error).__name__}: {error}") from error
         changed = [i for i, (arg, kept) in enumerate(zip(args, before, strict=True)) if not _same(arg, kept)]
         if changed:
-            raise self._failure(method, before, f"changed its input {_ARGUMENTS[method][changed[0]]}")
+            raise self._failure(topic, before, f"changed its input {topic.arguments[changed[0]]}")
         problem = self._broken(result, expected)
         if problem:
-            raise self._failure(method, args, problem)
+            raise self._failure(topic, args, problem)
         return result
 
     def _broken(self, result: Any, expected: Expected) -> str | None:
@@ -191,16 +187,21 @@ class Implementation:
             return f"returned {int((~finite).sum())} non-finite value(s) of {finite.size}"
         return None
 
-    def _failure(self, method: str, args: Any, problem: str) -> ImplementationFailure:
-        inputs = ", ".join(f"{name}: {describe(arg)}" for name, arg in zip(_ARGUMENTS[method], args, strict=False))
-        return ImplementationFailure(f"{self.name}.{method}({inputs}) {problem}")
+    def _failure(self, topic: Topic, args: Any, problem: str) -> ImplementationFailure:
+        inputs = ", ".join(f"{name}: {describe(arg)}" for name, arg in zip(topic.arguments, args, strict=False))
+        return ImplementationFailure(f"{self.name}.{topic.name}({inputs}) {problem}")
 
 
-_ARGUMENTS = {
-    "sinusoidal": ("positions", "d_model", "dtype", "device"),
-    "rope": ("x", "positions"),
-    "attention": ("x", "w_q", "w_k", "w_v"),
-}
+def _topic(name: str) -> Topic:
+    from checks.topics import topic
+
+    return topic(name)
+
+
+def _topic_names() -> tuple[str, ...]:
+    from checks.topics import names
+
+    return names()
 
 
 def describe(value: Any) -> str:
@@ -215,10 +216,6 @@ def describe(value: Any) -> str:
         return f"{len(value)} × position {low}" if low == high else f"{len(value)} positions {low} … {high}"
     shape = "×".join(str(int(n)) for n in value.shape)
     return f"{dtype} {type(value).__name__} {shape} on {device}"
-
-
-def _positions(positions: object) -> np.ndarray:
-    return np.atleast_1d(np.asarray(positions, dtype=np.int64))
 
 
 def _like(x: Any) -> Expected:

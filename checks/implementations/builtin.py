@@ -1,4 +1,4 @@
-"""Built-in adapters: the project's references, a half-split RoPE, PyTorch's SDPA, Meta-style RoPE."""
+"""Built-in adapters: the project's references (every topic's), a half-split RoPE, PyTorch's SDPA, Meta-style RoPE."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from checks.helpers.attention import self_attention
-from checks.numerics.backends import BACKENDS
+from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED
-from checks.numerics.reference import Reference
 
 
 class ReferenceAdapter:
-    """The project's own implementations (references, checks.helpers.attention) on one backend."""
+    """The project's own implementations on one backend: every topic's reference for that backend
+    (checks.topics.Topic.references)."""
 
     reference = True
     pairing = INTERLEAVED
@@ -23,22 +22,21 @@ class ReferenceAdapter:
         self.backend = backend
         self.name = f"reference-{backend}"
 
-    def _reference(self, dtype: str, device: str) -> Reference:
-        return Reference(BACKENDS[self.backend](dtype, device))
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            from checks.topics import topics
 
-    def sinusoidal(self, positions: np.ndarray, d_model: int, dtype: str, device: str) -> Any:
-        return self._reference(dtype, device).sinusoidal(positions, d_model)
+            for topic in topics():
+                if topic.name == name and self.backend in topic.references:
+                    return topic.references[self.backend]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def rope(self, x: Any, positions: np.ndarray) -> Any:
-        return Reference(self._backend_of(x)).rope(x, positions)
 
-    def attention(self, x: Any, w_q: Any, w_k: Any, w_v: Any) -> Any:
-        return self_attention(self._backend_of(x), x, w_q, w_k, w_v)
-
-    def _backend_of(self, x: Any) -> Any:
-        dtype = str(x.dtype).removeprefix("torch.")
-        device = "cpu" if isinstance(x, np.ndarray) else x.device.type
-        return BACKENDS[self.backend](dtype, device)
+def array_backend(backend: str, x: Any) -> Backend:
+    """The ``backend`` ("numpy" or "torch") in the dtype and on the device of the array ``x``."""
+    dtype = str(x.dtype).removeprefix("torch.")
+    device = "cpu" if isinstance(x, np.ndarray) else x.device.type
+    return BACKENDS[backend](dtype, device)
 
 
 def _angles(positions: np.ndarray, d_model: int, like: torch.Tensor) -> torch.Tensor:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -27,27 +25,19 @@ from checks.implementations.base import (
     missing,
     unsupported,
 )
-from checks.implementations.dtype_fingerprint import (
-    Measured,
-    differences,
-    dtype_fingerprints,
-    reference_fingerprints,
-)
-from checks.implementations.fingerprint import probe_d_model, rope_fingerprint, sinusoidal_fingerprint, variants
+from checks.implementations.dtype_fingerprint import Measured, differences
+from checks.implementations.fingerprint import probe_d_model
 from checks.implementations.loading import EnvironmentProblem
 from checks.numerics.backends import BACKENDS
-from checks.numerics.capabilities import capabilities
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
-from checks.numerics.pairing import INTERLEAVED
 from checks.numerics.tolerances import FLOATS, tolerance
 from checks.results.records import ContractFinding, ImplementationRecord
+from checks.topics import capabilities, topic
+from checks.topics.record import Topic, on_backend
 
-Call = Callable[[Implementation, int, int], Any]
-"""A capability called with (d_model, sequence length)."""
 PRECISION_ORDER = ("bfloat16", "float16", "float32", "float64")
 """Dtypes from the coarsest: a table cached by the first call is then the least precise one."""
-SEED = 20261130
 LENGTH, LONGER = 300, 320
 """Sequences of positions 0 … 299 (past 256, where bfloat16 stops holding every integer: a cache of angles formed
 in bfloat16 then differs from one formed in float32), and a longer one called in between."""
@@ -75,15 +65,6 @@ def checked(adapter: Any) -> ImplementationRecord:
 def environment_problem(adapter: Any) -> str | None:
     """Why the adapter cannot run here that only calling it showed (a package that cannot be loaded); None else."""
     return checked(adapter).missing or None
-
-
-def rotated_pairs(adapter: Any) -> Fraction | None:
-    """The rotated pairs per dimension of d_model the adapter's RoPE fingerprint measured (1/2 for a full
-    rotation, 1/4 when half of each head rotates); None without one."""
-    found = checked(adapter).fingerprints.get("rope", {})
-    if not isinstance(found.get("rotated"), int) or not found.get("d_model"):
-        return None
-    return Fraction(int(found["rotated"]), 2 * int(found["d_model"]))
 
 
 def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None:
@@ -163,16 +144,13 @@ def _check_capability(adapter: Any, domain: Domain, capability: str, record: Imp
             for dtype in PRECISION_ORDER
             if _runs(adapter, domain, device, dtype)
         ]
-        session = _Session(CALLS[capability], capability, record)
+        session = _Session(topic(capability), record)
         session.repeatable(bound, *sizes[:2])
         for implementation in bound:
             session.attempt(implementation, sizes[2])
-            if capability in REPEATED_CALLS:
-                session.shared_positions(implementation, sizes[0])
-            if capability == "attention":
-                session.attention_values(implementation)
-    if capability in FINGERPRINTS:
-        _fingerprint(adapter, domain, capability, record)
+            session.shared_positions(implementation, sizes[0])
+            session.values(implementation)
+    _fingerprint(adapter, domain, topic(capability), record)
 
 
 def _runs(adapter: Any, domain: Domain, device: str, dtype: str) -> bool:
@@ -193,8 +171,8 @@ def _sizes(domain: Domain) -> tuple[int, int, int]:
 class _Session:
     """One capability's contract calls on one device: each call's violation becomes a finding with where it was."""
 
-    def __init__(self, call: Call, capability: str, record: ImplementationRecord) -> None:
-        self.call, self.capability, self.record = call, capability, record
+    def __init__(self, topic: Topic, record: ImplementationRecord) -> None:
+        self.topic, self.capability, self.record = topic, topic.name, record
         self.answers: list[tuple[str, str, np.ndarray]] = []
         """Every answer so far, in order: (its dtype, the call in words, its output as float64)."""
 
@@ -203,7 +181,7 @@ class _Session:
         self.record.checked += 1
         xp = implementation.xp
         try:
-            found = xp.to_float64(self.call(implementation, d_model, length))
+            found = xp.to_float64(self.topic.contract_call(implementation, d_model, length))
         except OutsideDomain:
             return None
         except ImplementationFailure as failure:
@@ -260,13 +238,14 @@ class _Session:
 
     def shared_positions(self, implementation: Implementation, d_model: int) -> None:
         """A call whose rows share positions answers each row as the call with every position once does (an
-        adapter that drops or merges the rows of a repeated position does not)."""
+        adapter that drops or merges the rows of a repeated position does not). Only for a topic that gives such a
+        call (``Topic.repeated``)."""
+        if self.topic.repeated is None:
+            return
         xp = implementation.xp
         self.record.checked += 1
         try:
-            once, shared = (
-                xp.to_float64(answer) for answer in REPEATED_CALLS[self.capability](implementation, d_model)
-            )
+            once, shared = (xp.to_float64(answer) for answer in self.topic.repeated(implementation, d_model))
         except (OutsideDomain, ImplementationFailure):
             return  # outside its domain, or a call failure the other calls find
         allowed = tolerance(xp.dtype).at(float(np.max(np.abs(once), initial=0.0)))
@@ -282,31 +261,33 @@ class _Session:
                 f"{float(np.max(np.abs(shared[n] - once[SHARED[n]]))):.3g} ({len(wrong)} of {len(shared)} rows)",
             )
 
-    def attention_values(self, implementation: Implementation) -> None:
-        """Attention against the float64 reference where the other calls cannot tell: d_k and d_v ≠ d_model (a
-        scale by √d_model instead of √d_k), and scores large enough that exp overflows float16 without the row's
-        maximum subtracted first; within the dtype's rtol times the first-order rounding bound."""
-        from checks.helpers.attention import rounding_scale, self_attention
-
+    def values(self, implementation: Implementation) -> None:
+        """The topic's ``value_cases`` against its float64 NumPy reference, where the other calls cannot tell (for
+        attention: d_k and d_v ≠ d_model, and scores large enough that exp overflows float16 without the row's
+        maximum subtracted first); within the dtype's rtol times the topic's first-order ``rounding_scale``."""
+        reference, scale = self.topic.references.get("numpy"), self.topic.rounding_scale
+        if reference is None or scale is None:
+            return
         xp = implementation.xp
-        for case, (x, *weights) in ATTENTION_CASES.items():
+        for case, inputs in self.topic.value_cases.items():
             self.record.checked += 1
-            given = [xp.array(a) for a in (x, *weights)]
+            given = [on_backend(xp, a) for a in inputs()]
+            size = self.topic.size(tuple(given))
             try:
-                found = xp.to_float64(implementation.attention(*given))
+                found = xp.to_float64(implementation.call(self.capability, *given))
             except OutsideDomain:
                 continue
-            except ImplementationFailure as failure:  # a non-finite output, say: the overflow this case looks for
-                self._find(implementation, x.shape[1], "values", f"{case}: {failure}")
+            except ImplementationFailure as failure:  # a non-finite output, say: the overflow a case looks for
+                self._find(implementation, size, "values", f"{case}: {failure}")
                 continue
-            rounded = [xp.to_float64(a) for a in given]
-            expected = self_attention(BACKENDS["numpy"]("float64", "cpu"), *rounded)
-            allowed = tolerance(xp.dtype).at(rounding_scale(xp.dtype, *rounded))
+            rounded = [xp.to_float64(a) if hasattr(a, "shape") else a for a in given]
+            expected = np.asarray(reference(*rounded), dtype=np.float64)
+            allowed = tolerance(xp.dtype).at(scale(xp.dtype, *rounded))
             error = float(np.max(np.abs(found - expected)))
             if not error <= allowed:
                 self._find(
                     implementation,
-                    x.shape[1],
+                    size,
                     "values",
                     f"{case}: differs from the float64 reference by {error:.3g}, beyond the {allowed:.3g} rounding "
                     f"allows in {xp.dtype}",
@@ -317,95 +298,38 @@ class _Session:
         self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, d_model))
 
 
-def _sequence(implementation: Implementation, length: int) -> np.ndarray:
-    """Positions 0 … length − 1 (fewer where the domain ends sooner)."""
-    top = implementation.domain.max_position
-    return np.arange(length if top is None else min(length, top + 1))
-
-
-def sinusoidal_call(implementation: Implementation, d_model: int, length: int) -> Any:
-    positions = _sequence(implementation, length)
-    if implementation.domain.max_position is not None:  # and the largest position it declares
-        positions = np.append(positions, min(implementation.domain.max_position, 2**20))
-    return implementation.sinusoidal_as_given(positions, d_model)
-
-
-def rope_call(implementation: Implementation, d_model: int, length: int) -> Any:
-    positions = _sequence(implementation, length)
-    x = np.random.default_rng(SEED).uniform(-1.0, 1.0, (len(positions), d_model))
-    return implementation.rope(implementation.xp.array(x), positions)
-
-
-def attention_call(implementation: Implementation, d_model: int, length: int) -> Any:
-    rng = np.random.default_rng(SEED)
-    tokens = min(length, 16)
-    x, *weights = (rng.uniform(-1.0, 1.0, shape) for shape in ((tokens, d_model), *([(d_model, d_model)] * 3)))
-    return implementation.attention(*(implementation.xp.array(a) for a in (x, *weights)))
-
-
 SHARED_POSITIONS = (5, 5, 0, 9, 9, 9, 2, 5)
-"""Positions of a call whose rows share positions; SHARED[n] is row n's row in the call with 0 … 9 once."""
+"""Positions of a ``Topic.repeated`` call whose rows share positions: its row n answers as row SHARED[n] of the call
+with positions 0 … 9 once."""
 SHARED = np.array(SHARED_POSITIONS)
 
 
-def sinusoidal_repeated(implementation: Implementation, d_model: int) -> tuple[Any, Any]:
-    return (
-        implementation.sinusoidal_as_given(np.arange(10), d_model),
-        implementation.sinusoidal_as_given(SHARED, d_model),
-    )
-
-
-def rope_repeated(implementation: Implementation, d_model: int) -> tuple[Any, Any]:
-    x = np.random.default_rng(SEED).uniform(-1.0, 1.0, (10, d_model))
-    return (
-        implementation.rope(implementation.xp.array(x), np.arange(10)),
-        implementation.rope(implementation.xp.array(x[SHARED]), SHARED),
-    )
-
-
-def _attention_inputs(tokens: int, d_model: int, d_k: int, d_v: int, score_scale: float) -> tuple[np.ndarray, ...]:
-    rng = np.random.default_rng(SEED)
-    x = rng.uniform(-1.0, 1.0, (tokens, d_model))
-    w_q, w_k = (score_scale * rng.uniform(-1.0, 1.0, (d_model, d_k)) for _ in range(2))
-    return x, w_q, w_k, rng.uniform(-1.0, 1.0, (d_model, d_v))
-
-
-ATTENTION_CASES = {
-    "d_model 8, d_k 4, d_v 6": _attention_inputs(5, 8, 4, 6, 1.0),
-    "scores up to about 25 (exp overflows float16 without the row maximum subtracted)": _attention_inputs(
-        5, 8, 4, 6, 3.7
-    ),
-}
-"""Inputs (x, W_Q, W_K, W_V) the attention contract compares with the float64 reference."""
-
-
-REPEATED_CALLS = {"sinusoidal": sinusoidal_repeated, "rope": rope_repeated}
-sinusoidal_call.__name__, rope_call.__name__, attention_call.__name__ = "sinusoidal", "rope", "attention"
-CALLS: dict[str, Call] = {"sinusoidal": sinusoidal_call, "rope": rope_call, "attention": attention_call}
-FINGERPRINTS = {"rope": (rope_fingerprint, "pairing"), "sinusoidal": (sinusoidal_fingerprint, "layout")}
-
-
-def _fingerprint(adapter: Any, domain: Domain, capability: str, record: ImplementationRecord) -> None:
-    measure, attribute = FINGERPRINTS[capability]
+def _fingerprint(adapter: Any, domain: Domain, topic: Topic, record: ImplementationRecord) -> None:
+    """What the adapter computes, measured by the topic's ``fingerprint`` (none: nothing to measure)."""
+    if topic.fingerprint is None:
+        return
+    capability = topic.name
     try:
-        found = measure(adapter, domain)
+        found = topic.fingerprint.measure(adapter, domain)
     except (ImplementationFailure, OutsideDomain, ValueError) as error:
         record.contract.append(ContractFinding(capability, "fingerprint", f"could not be measured: {error}"))
         return
     record.fingerprints[capability] = found
-    notes, broken = variants(capability, found, getattr(adapter, attribute, INTERLEAVED))
+    notes, broken = topic.fingerprint.variants(found, adapter)
     record.variants += [f"{capability}: {note}" for note in notes]
     record.contract += [ContractFinding(capability, "declared", text) for text in broken]
-    _per_dtype(adapter, domain, capability, found, record)
+    _per_dtype(adapter, domain, topic, found, record)
 
 
-def _per_dtype(
-    adapter: Any, domain: Domain, capability: str, found: dict[str, Any], record: ImplementationRecord
-) -> None:
+def _per_dtype(adapter: Any, domain: Domain, topic: Topic, found: dict[str, Any], record: ImplementationRecord) -> None:
     """The fingerprint in every dtype it runs in on the CPU; each difference from the reference's a variant, and
     an error past the claims' tolerance up to the dtype's position limit a "values" finding."""
+    assert topic.fingerprint is not None
+    if topic.fingerprint.per_dtype is None or topic.fingerprint.reference is None:
+        return
+    capability = topic.name
     dtypes = [dtype for dtype in PRECISION_ORDER if _runs(adapter, domain, "cpu", dtype)]
-    found_per_dtype = dtype_fingerprints(adapter, domain, capability, found, dtypes)
+    found_per_dtype = topic.fingerprint.per_dtype(adapter, domain, found, dtypes)
     measured = [m for m in found_per_dtype if isinstance(m, Measured)]
     record.contract += [
         ContractFinding(capability, "values", text) for text in found_per_dtype if isinstance(text, str)
@@ -418,7 +342,7 @@ def _per_dtype(
     if record.reference or not measured:
         return
     size = measured[0].fingerprint.d_model
-    references = {r.dtype: r for r in reference_fingerprints(record.backend, domain, capability, size, dtypes)}
+    references = {r.dtype: r for r in topic.fingerprint.reference(record.backend, domain, size, dtypes)}
     for mine in (m.fingerprint for m in measured):
         difference = differences(mine, references[mine.dtype]) if mine.dtype in references else ""
         record.variants += [difference] if difference else []

@@ -181,7 +181,7 @@ def sinusoidal_fingerprint(adapter: Any, domain: Domain) -> dict[str, JSON]:
     at = _probe_positions(domain, (0, 1))
     if at != [0, 1]:
         return {"d_model": d_model, "layout": "not measured: positions 0 and 1 are outside the declared domain"}
-    rows = bound.xp.to_float64(bound.sinusoidal_as_given(np.array([0, 1]), d_model))
+    rows = bound.xp.to_float64(bound.as_given("sinusoidal", np.array([0, 1]), d_model))
     layout, sines, cosines = _layout(rows[0])
     if not sines:
         return {"d_model": d_model, "layout": layout}
@@ -318,7 +318,7 @@ def _table_error(
     frequencies: np.ndarray,
 ) -> tuple[int, float]:
     positions = _far_positions(bound.domain)
-    table = bound.xp.to_float64(bound.sinusoidal_as_given(positions, d_model))
+    table = bound.xp.to_float64(bound.as_given("sinusoidal", positions, d_model))
     angles = positions[:, None].astype(np.float64) * frequencies[None, : len(sines)]
     error = np.abs(table[:, sines] - amplitude * np.sin(angles)).max()
     error = max(error, np.abs(table[:, cosines] - amplitude * np.cos(angles[:, : len(cosines)])).max())

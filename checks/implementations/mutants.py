@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import torch
@@ -201,7 +202,10 @@ MUTANTS: tuple[SinusoidalPipeline | RopePipeline | AttentionPipeline, ...] = (
     replace(ATTENTION, name="attention-transposed-scores", bug="K Qᵀ for Q Kᵀ", scores=lambda q, k: k @ q.T),
     replace(ATTENTION, name="attention-no-softmax", bug="raw scores as weights", normalize=lambda s: s),
 )
-"""Every mutant, each loadable as ``--impl checks.implementations.mutants:<name with _ for ->``."""
+"""The mutants of the positional-encoding and attention topics (checks.topics), each with its bug in words."""
+PE_MUTANTS = tuple(m for m in MUTANTS if isinstance(m, SinusoidalPipeline))
+ROPE_MUTANTS = tuple(m for m in MUTANTS if isinstance(m, RopePipeline))
+ATTENTION_MUTANTS = tuple(m for m in MUTANTS if isinstance(m, AttentionPipeline))
 
 
 def python_name(name: str) -> str:
@@ -209,8 +213,18 @@ def python_name(name: str) -> str:
     return name.replace("-", "_")
 
 
-def __getattr__(attribute: str) -> SinusoidalPipeline | RopePipeline | AttentionPipeline:
-    for mutant in MUTANTS:
+def every_mutant() -> list[Any]:
+    """Every topic's mutants (checks.topics.Topic.mutants), the package's and the repository's."""
+    from checks.topics import topics
+
+    return [mutant for topic in topics() for mutant in topic.mutants]
+
+
+def __getattr__(attribute: str) -> Any:
+    """``--impl checks.implementations.mutants:<python name>`` loads any topic's mutant."""
+    if attribute.startswith("_"):
+        raise AttributeError(attribute)
+    for mutant in every_mutant():
         if python_name(mutant.name) == attribute:
             return mutant
     raise AttributeError(f"module 'checks.implementations.mutants' has no mutant {attribute!r}")

@@ -1,4 +1,4 @@
-"""Every registered implementation: the built-ins, then adapters added with ``pytest --impl``."""
+"""Every registered implementation: the references, each topic's, the repository's, then ``pytest --impl``'s."""
 
 from __future__ import annotations
 
@@ -6,39 +6,38 @@ import importlib
 from typing import Any
 
 from checks.implementations.base import declaration_error
-from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, ReferenceAdapter, TorchSdpaAttention
-from checks.implementations.document import DocumentNumpy, DocumentTorch
-from checks.implementations.third_party import (
-    HuggingFaceLlamaRope,
-    PositionalEncodings,
-    RotaryEmbeddingTorch,
-    TorchtuneRope,
-    XTransformersRope,
-    XTransformersSinusoidal,
-)
-from checks.numerics.capabilities import capabilities
+from checks.implementations.builtin import ReferenceAdapter
 from checks.numerics.domain import Domain, DomainError
+from checks.topics import capabilities, names, topics
 
-BUILTIN: tuple[Any, ...] = (
-    ReferenceAdapter("numpy"),
-    ReferenceAdapter("torch"),
-    DocumentNumpy(),
-    DocumentTorch(),
-    HalfSplitRope(),
-    MetaComplexRope(),
-    TorchSdpaAttention(),
-    TorchtuneRope(),
-    HuggingFaceLlamaRope(),
-    RotaryEmbeddingTorch(),
-    XTransformersRope(),
-    XTransformersSinusoidal(),
-    PositionalEncodings(),
-)
+REFERENCES: tuple[Any, ...] = (ReferenceAdapter("numpy"), ReferenceAdapter("torch"))
+"""The project's references: every topic's, on each backend."""
 _external: list[Any] = []
+_configured: dict[tuple[str, ...], list[Any]] = {}
 
 
 def implementations() -> list[Any]:
-    return [*BUILTIN, *_external]
+    """The references, every topic's implementations, the repository's (``implementations`` in its
+    [tool.theory-claims]) and those added with ``pytest --impl``."""
+    own = [adapter for topic in topics() for adapter in topic.implementations]
+    return _distinct([*REFERENCES, *own, *configured(), *_external])
+
+
+def configured() -> list[Any]:
+    """The adapters the repository names in ``[tool.theory-claims] implementations``, loaded once."""
+    from checks.config import current
+
+    settings = current()
+    if settings.implementations not in _configured:
+        settings.importable()
+        _configured[settings.implementations] = [load(spec, "implementations") for spec in settings.implementations]
+    return _configured[settings.implementations]
+
+
+def _distinct(adapters: list[Any]) -> list[Any]:
+    """Each adapter once (a topic's implementation may also be named by a repository)."""
+    seen: set[int] = set()
+    return [a for a in adapters if not (id(a) in seen or seen.add(id(a)))]
 
 
 def by_name(name: str) -> Any:
@@ -53,7 +52,7 @@ def offering(capability: str) -> list[Any]:
     return [adapter for adapter in implementations() if capability in capabilities(adapter)]
 
 
-def load(spec: str) -> Any:
+def load(spec: str, option: str = "--impl") -> Any:
     """Import ``package.module:object``; a class is instantiated. Raises ValueError with one line naming the spec.
 
     Whatever the adapter's module or constructor raises (an import error, a broken constructor, a
@@ -61,32 +60,32 @@ def load(spec: str) -> Any:
     """
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"--impl {spec!r}: expected package.module:object")
+        raise ValueError(f"{option} {spec!r}: expected package.module:object")
     try:
         module = importlib.import_module(module_name)
     except BaseException as error:
-        raise ValueError(f"--impl {spec!r}: importing {module_name} raised {_said(error)}") from None
+        raise ValueError(f"{option} {spec!r}: importing {module_name} raised {_said(error)}") from None
     adapter = getattr(module, attribute, None)
     if adapter is None:
-        raise ValueError(f"--impl {spec!r}: module {module_name} has no {attribute!r}")
+        raise ValueError(f"{option} {spec!r}: module {module_name} has no {attribute!r}")
     if isinstance(adapter, type):
         try:
             adapter = adapter()
         except BaseException as error:
-            raise ValueError(f"--impl {spec!r}: {attribute}() raised {_said(error)}") from None
+            raise ValueError(f"{option} {spec!r}: {attribute}() raised {_said(error)}") from None
     name = getattr(adapter, "name", "")
     if not isinstance(name, str) or not name or not capabilities(adapter):
         raise ValueError(
-            f"--impl {spec!r}: an adapter needs a name (text) and at least one of sinusoidal, rope, attention "
-            "(see README 'Implementations')"
+            f"{option} {spec!r}: an adapter needs a name (text) and a method of a topic: one of {', '.join(names())} "
+            "(docs/topics.md)"
         )
     try:
         Domain.of(adapter)
     except DomainError as error:
-        raise ValueError(f"--impl {spec!r}: {error}") from None
+        raise ValueError(f"{option} {spec!r}: {error}") from None
     wrong = declaration_error(adapter)
     if wrong:
-        raise ValueError(f"--impl {spec!r}: {wrong} (see README 'Implementations')")
+        raise ValueError(f"{option} {spec!r}: {wrong} (see README 'Implementations')")
     return adapter
 
 

@@ -1,4 +1,4 @@
-"""Adapters for RoPE and sinusoidal encodings as libraries ship them (optional extras, ``tox -e implementations``):
+"""Adapters for RoPE and sinusoidal encodings as libraries ship them (optional packages, each installed by pip):
 torchtune, Hugging Face transformers, rotary-embedding-torch, x-transformers and positional-encodings.
 
 Each calls the library the way its own README or model code does, and changes nothing it computes.
@@ -23,14 +23,14 @@ MAX_POSITION = 2**16 - 1
 
 THIRD_PARTY_ENV = "THEORY_CLAIMS_THIRD_PARTY"
 """Set to 0 to leave the third-party libraries' adapters out even where a library is installed (the tests and
-flake environments have transformers for the library claims; tox -e implementations examines its adapter)."""
+libraries are installed for other reasons, as for the library claims)."""
 
 
 def _absent(package: str) -> str | None:
     if os.environ.get(THIRD_PARTY_ENV) == "0":
-        return f"left out here ({THIRD_PARTY_ENV}=0): tox -e implementations examines the third-party libraries"
+        return f"left out here ({THIRD_PARTY_ENV}=0)"
     if importlib.util.find_spec(package) is None:
-        return f"not installed: {package} (tox -e implementations installs it)"
+        return f"not installed: {package} (pip install {package.replace('_', '-')})"
     return None
 
 

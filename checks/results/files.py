@@ -133,7 +133,7 @@ def _load(path: Path, what: str = "results") -> JSON:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ResultsError(f"{path}: no such {what} file; run `tox -e report` or pytest first") from None
+        raise ResultsError(f"{path}: no such {what} file; run `theory-claims report` or pytest first") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ResultsError(f"{path}: corrupt {what} file ({error})") from None
     except OSError as error:

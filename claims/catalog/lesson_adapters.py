@@ -1,6 +1,6 @@
 """Document 000's own code as adapters: its numpy function and its PyTorch class, run as written.
 
-The code runs in the document-code sandbox (a separate process, checks.implementations.document_code); these
+The code runs in the document-code sandbox (a separate process, catalog.lesson_code); these
 adapters only ask it for tables and cast them the way a user would.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from checks.implementations.document_code import numpy_table, run_torch_cases
+from catalog.lesson_code import numpy_table, run_torch_cases
 from checks.results.records import DOCUMENT_CODE
 
 TABLE_SIZES = (64, 256, 1024, 4096)

@@ -8,7 +8,6 @@ from typing import Any
 from checks.evidence.base import Declaring, RunContext, RunEvidence, name_of
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.record import BACKENDS, CheckRun, CheckSpec
-from checks.numerics.capabilities import CAPABILITIES
 from checks.numerics.devices import DEVICES
 from checks.numerics.tolerances import FLOATS
 from checks.results.records import EvidenceRecord
@@ -59,7 +58,7 @@ class Check(RunEvidence):
         """Decorate a ``@given`` test ``def _(t, ...)``, run on every device and dtype.
 
         Without ``uses``, ``t.impl`` is the project's reference on each of ``backends``. With
-        ``uses="rope"`` (or "sinusoidal", "attention") the check concerns an implementation: it runs
+        ``uses="rope"`` (a topic's name: checks.topics) the check concerns an implementation: it runs
         against every registered implementation offering that capability; only the references'
         runs decide the verdict, the others fill the claims × implementations matrix.
 
@@ -67,9 +66,13 @@ class Check(RunEvidence):
         one row per example; under thorough each of its 100 test cases holds 100 examples
         (checks.evidence.check.harness).
         """
-        unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *CAPABILITIES})
+        from checks.topics import names
+
+        unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *names()})
         if unknown:
-            raise ValueError(f"{claim.id}: {sorted(map(str, unknown))} not among {BACKENDS} and {CAPABILITIES}")
+            raise ValueError(
+                f"{claim.id}: {sorted(map(str, unknown))} not among the backends {BACKENDS} and the topics {names()}"
+            )
 
         def register(test: Callable[..., Any]) -> Callable[..., Any]:
             if inputs_of(test) is None:

@@ -10,15 +10,12 @@ import numpy as np
 
 from checks.evidence.check.record import CheckRun
 from checks.evidence.check.rows import Rows
-from checks.helpers.rope import relative_score, score_scale
-from checks.helpers.similarity import dot_scale
 from checks.helpers.strategies import Batch
 from checks.implementations.base import Implementation
-from checks.implementations.fingerprint import layout_of
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
 from checks.numerics.reference import Reference
-from checks.numerics.tolerances import Tolerance, angle_scale, tolerance
+from checks.numerics.tolerances import Tolerance, tolerance
 
 
 class VacuousTolerance(RuntimeError):
@@ -124,70 +121,6 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self.current_input}"
             )
 
-    def close_pe(self, actual: object, expected: object, *positions: object, label: str = "PE entries") -> None:
-        """PE entries (sin and cos, range 2) computed from angles at ``positions``: the tolerance scales with
-        Σ |position| (each position's angles are rounded; ``t.close_pe(a, b, pos, k)`` for a turn by k)."""
-        self.close(actual, expected, scale=_total(positions), bound=2.0, label=label)
-
-    def close_angle(
-        self, actual: object, expected: object, *angles: object, bound: float = 2.0, label: str = "sin and cos"
-    ) -> None:
-        """sin or cos of ``angles`` formed in the dtype (each rounded three times: ``angle_scale``), range 2
-        (``bound=4.0`` for a difference of two sines)."""
-        self.close(actual, expected, scale=angle_scale(*angles), bound=bound, label=label)
-
-    def close_dot(
-        self,
-        actual: object,
-        expected: object,
-        d_model: int,
-        *positions: object,
-        bound: float | None = None,
-        label: str = "PE · PE",
-    ) -> None:
-        """A dot product of PE rows at ``positions``: scale ``dot_scale`` (their angles and d_model products),
-        range d_model (``bound=`` for rows of fewer entries: d_model/2 for the sin half alone)."""
-        top = float(d_model) if bound is None else bound
-        self.close(actual, expected, scale=dot_scale(d_model, *positions), bound=top, label=label)
-
-    def close_norm(
-        self, actual: object, expected: object, *positions: object, d_model: int, label: str = "‖PE(pos)‖"
-    ) -> None:
-        """‖PE(pos)‖ of rows at ``positions`` against √(d_model/2): scale Σ |position| (their angles are rounded),
-        range √(d_model/2)."""
-        self.close(actual, expected, scale=_total(positions), bound=math.sqrt(d_model / 2), label=label)
-
-    def close_hands(
-        self,
-        actual: object,
-        expected: object,
-        omega: object,
-        *positions: object,
-        bound: float = 2.0,
-        label: str = "products",
-    ) -> None:
-        """Products of one pair's hands (sin·sin, cos·cos, their sum) at frequency ``omega`` (one per row) and
-        ``positions``: scale ω · Σ |position| + 2 (the angles rounded, two rounded products each at most 1, and
-        their sum: one pair's share of ``dot_scale``), range ``bound``."""
-        scale = np.asarray(omega, dtype=np.float64) * _total(positions) + 2
-        self.close(actual, expected, scale=scale, bound=bound, label=label)
-
-    def close_score(
-        self, actual: object, expected: object, q: np.ndarray, key: np.ndarray, positions: list, label: str = "score"
-    ) -> None:
-        """A RoPE score of rows of q and k rotated at ``positions``: scale ``score_scale`` (‖q‖‖k‖ times the angles
-        rounded)."""
-        self.close(actual, expected, scale=score_scale(q, key, positions), label=label)
-
-    def relative_score(self, q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
-        """qᵀ R(distance · θ) k in float64 as the implementation under test lays out its rotation: its pairs, and
-        the dimensions it rotates (a partial rotation leaves the rest as plain q · k). Rows of q and k, one
-        distance each."""
-        layout = layout_of(self.impl, q.shape[-1])
-        q_in, key_in, turned = q[..., layout.order], key[..., layout.order], layout.rotated
-        kept = np.sum(q_in[..., turned:] * key_in[..., turned:], axis=-1)
-        return relative_score(q_in[..., :turned], key_in[..., :turned], distance) + kept
-
     def resolves(self, expected: object, *, scale: float = 0.0, bound: float) -> bool:
         """Whether this dtype's tolerance at max(|expected|, scale) is narrower than ``bound``: whether a comparison
         there could fail. A check ``assume``s it where rounding can cover a quantity's whole range (an example
@@ -240,6 +173,17 @@ class Trial:
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self.current_input}"
             )
 
+    def __getattr__(self, name: str) -> Any:
+        """``t.<comparator>(...)``: a topic's comparator or expectation (checks.topics.Topic.comparators) with this
+        trial, such as ``t.close_pe`` of the sinusoidal topic."""
+        if not name.startswith("_"):
+            from checks.topics import comparator
+
+            found = comparator(name)
+            if found is not None:
+                return lambda *arguments, **keywords: found(self, *arguments, **keywords)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _track(self, ratios: np.ndarray, errors: np.ndarray, allowed: np.ndarray) -> int:
         """The row with the largest ratio (the one a comparison reports); kept as the run's worst when it beats
         every earlier example."""
@@ -250,8 +194,3 @@ class Trial:
             self.run.max_error, self.run.tolerance = float(errors[row]), float(allowed[row])
             self.run.worst_input = self.current_input
         return row
-
-
-def _total(positions: tuple[object, ...]) -> object:
-    """Σ |position| (arrays: one per row)."""
-    return sum((np.abs(np.asarray(p, dtype=np.float64)) for p in positions), np.float64(0.0))

@@ -1,0 +1,143 @@
+"""A topic: one Transformer component as a record, in the manner of PyTorch's OpInfo.
+
+A topic names the method an implementation offers (``sinusoidal``, ``rope``, ``layer_norm``, ...) and declares
+everything the engine needs to test implementations of it: the adapter's arguments, the references (NumPy and
+torch), inputs at a size, the output contract, its comparators (each with the rounding scale it derives from),
+contract cases, a fingerprint, mutants and implementations. The harness, the contracts, mutation testing and the
+claims × implementations matrix iterate over topics and know none by name (docs/topics.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from checks.numerics.backends import Backend
+    from checks.numerics.domain import Domain
+
+Implementation = Any
+"""An adapter bound to one run (checks.implementations.base.Implementation)."""
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a call must return: the backend's array type, shape, dtype and device."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    device: str
+
+
+Inputs = Callable[[np.random.Generator, int], tuple[Any, ...]]
+"""Float64 NumPy inputs at a size (d_model), drawn from a seeded generator: the arguments a check passes."""
+ContractCall = Callable[[Any, int, int], Any]
+"""A contract call of the topic at (d_model, sequence length), through the bound implementation."""
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What an implementation of the topic computes, measured by probing it (in float64 on the CPU)."""
+
+    measure: Callable[[Any, Domain], dict[str, Any]]
+    """(adapter, domain) → the fingerprint, JSON-ready."""
+    variants: Callable[[dict[str, Any], Any], tuple[list[str], list[str]]]
+    """(fingerprint, adapter) → (the variants it shows, the adapter's declarations it contradicts)."""
+    per_dtype: Callable[..., list[Any]] | None = None
+    """(adapter, domain, fingerprint, dtypes) → per dtype a measured fingerprint or a finding (text)."""
+    reference: Callable[..., list[Any]] | None = None
+    """(backend, domain, d_model, dtypes) → the reference's per-dtype fingerprints, to compare with."""
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One component under test: the method ``name`` of an adapter, and how to test implementations of it.
+
+    Only ``name``, ``summary``, ``arguments`` and ``inputs`` (or ``call``) are required: every other field has a
+    default that suits a function of arrays returning an array shaped like its first argument.
+    """
+
+    name: str
+    """The adapter method, the ``uses=`` of a check and the matrix's capability (a Python identifier)."""
+    summary: str
+    """One line: what the method computes (the implementations page and the API page show it)."""
+    arguments: tuple[str, ...]
+    """The adapter method's parameters, in order (messages name an argument by these)."""
+    inputs: Inputs | None = None
+    """Float64 inputs at a size; the default contract call and ``strategy`` draw from it."""
+    references: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """Per backend ("numpy", "torch"): the reference function, with the adapter method's arguments. The project's
+    reference adapters offer the topic on each backend named here; only their runs decide a claim's verdict."""
+    cite: str = ""
+    """Where the component comes from (a paper), shown on the implementations page."""
+    prepare: Callable[[tuple[Any, ...]], tuple[Any, ...]] = lambda arguments: arguments
+    """The check's arguments normalised (positions as an int64 array) before the domain and the call see them."""
+    size: Callable[[tuple[Any, ...]], int] = lambda arguments: int(arguments[0].shape[-1])
+    """The d_model of a call, which the adapter's declared domain is asked about."""
+    positions: Callable[[tuple[Any, ...]], Any] = lambda arguments: ()
+    """The positions a call takes (empty when it takes none)."""
+    to_adapter: Callable[[Backend, tuple[Any, ...]], tuple[Any, ...]] = lambda xp, arguments: arguments
+    """The arguments the adapter method receives (a table's call adds the dtype and device)."""
+    expected: Callable[[Backend, tuple[Any, ...]], Expected] | None = None
+    """What a call must return (type, shape, dtype, device); None: shaped and typed like the first argument."""
+    present: Callable[[Implementation, Any, tuple[Any, ...]], Any] | None = None
+    """The adapter's output as checks compare it (a declared layout put in the documents' order); None: as is."""
+    call: ContractCall | None = None
+    """The contract's call at (d_model, length); None: the adapter on ``inputs`` at that d_model."""
+    repeated: Callable[[Implementation, int], tuple[Any, Any]] | None = None
+    """A call whose rows share positions and the call with each position once (contract "repeated")."""
+    value_cases: Mapping[str, Callable[[], tuple[np.ndarray, ...]]] = field(default_factory=dict)
+    """Named inputs the contract compares with the float64 NumPy reference (contract "values")."""
+    rounding_scale: Callable[..., float] | None = None
+    """(dtype, *float64 inputs) → the magnitude the computation rounds: the tolerance of a "values" case."""
+    comparators: tuple[Callable[..., Any], ...] = ()
+    """Functions ``(t, ...)`` a check calls as ``t.<name>(...)``: each compares with the rounding scale its
+    docstring derives, through ``t.close``, ``t.at_most`` or ``t.equal``."""
+    fingerprint: Fingerprint | None = None
+    declarations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Attributes an adapter may declare for this topic, each with its allowed names (the first is the default)."""
+    rotated_fraction: Callable[[Any], Fraction | None] | None = None
+    """The share of d_model a size rule counts in (RoPE: rotated pairs per dimension); None: every dimension."""
+    implementations: tuple[Any, ...] = ()
+    """Adapters the topic brings (library implementations); each gets a column of the matrix."""
+    mutants: tuple[Any, ...] = ()
+    """Faulty adapters, each with a ``bug`` in words: ``python -m checks.engine.mutation`` counts the killed."""
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"a topic's name is the adapter method it tests: {self.name!r} is not an identifier")
+        if self.inputs is None and self.call is None:
+            raise ValueError(f"topic {self.name}: give inputs (or a contract call)")
+
+    def contract_call(self, implementation: Implementation, d_model: int, length: int) -> Any:
+        """The contract's call: ``call`` when the topic gives one, else the method on seeded ``inputs``."""
+        if self.call is not None:
+            return self.call(implementation, d_model, length)
+        assert self.inputs is not None
+        arrays = self.inputs(np.random.default_rng(SEED), d_model)
+        return implementation.call(self.name, *(on_backend(implementation.xp, a) for a in arrays))
+
+    def strategy(self, d_models: Any = None) -> Any:
+        """A Hypothesis strategy of this topic's inputs (float64 NumPy arrays), one seed per example; ``d_models``
+        a strategy of sizes (default: even sizes 2 … 64)."""
+        from hypothesis import strategies as st
+
+        if self.inputs is None:
+            raise ValueError(f"topic {self.name} gives no inputs to draw")
+        inputs = self.inputs
+        sizes = d_models if d_models is not None else st.integers(1, 32).map(lambda half: 2 * half)
+        seeds = st.integers(0, 2**32 - 1)
+        return st.tuples(seeds, sizes).map(lambda drawn: inputs(np.random.default_rng(drawn[0]), drawn[1]))
+
+
+SEED = 20261130
+"""The seed of every contract input."""
+
+
+def on_backend(xp: Backend, value: Any) -> Any:
+    """A float NumPy array as the backend's array in its dtype and device; any other argument (a count) as it is."""
+    return xp.array(value) if isinstance(value, np.ndarray) and value.dtype.kind == "f" else value
