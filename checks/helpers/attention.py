@@ -391,9 +391,9 @@ def close_pooled(t: Any, actual: Array, expected: Array, x: Array, weights: Sequ
 
 # --- FLOP formulas (what torch.utils.flop_counter counts: matrix products) ---------------------
 
-n, d = sp.symbols("n d", positive=True, integer=True)
-gates = sp.Symbol("g", positive=True, integer=True)
-"""Sequence length n, model width d, gate blocks g of a recurrent cell (RNN 1, GRU 3, LSTM 4)."""
+n, d, gates = sp.symbols("n d g", positive=True, integer=True)
+"""The symbols of the FLOP formulas: sequence length n, model width d, gate blocks g of a recurrent cell (RNN 1,
+GRU 3, LSTM 4); positive integers. The formulas take them as arguments with these as defaults."""
 
 
 def matmul_flops(rows: sp.Expr, inner: sp.Expr, cols: sp.Expr) -> sp.Expr:
@@ -423,21 +423,38 @@ def rnn_flops(length: sp.Expr = n, width: sp.Expr = d, gate_blocks: sp.Expr = 1)
     return sp.expand(length * 2 * matmul_flops(1, width, gate_blocks * width))
 
 
-RECURRENT_CELLS = {"RNN": (torch.nn.RNN, 1), "GRU": (torch.nn.GRU, 3), "LSTM": (torch.nn.LSTM, 4)}
-"""torch's recurrent layers and their gate blocks g."""
+RECURRENT_CELLS = {"rnn": (torch.nn.RNN, 1), "gru": (torch.nn.GRU, 3), "lstm": (torch.nn.LSTM, 4)}
+"""torch's recurrent layers and their gate blocks g, by cell name (lower case; the functions taking a name accept
+either case: ``recurrent_cell``)."""
+
+
+def recurrent_cell(name: str) -> str:
+    """The RECURRENT_CELLS key of ``name`` in either case ("LSTM" → "lstm"); a ValueError naming the known cells for
+    any other name."""
+    key = name.lower()
+    if key not in RECURRENT_CELLS:
+        raise ValueError(f"unknown recurrent cell {name!r}: the cells are {', '.join(RECURRENT_CELLS)} (either case)")
+    return key
+
+
+def crossover_formula(width: sp.Expr = d, gate_blocks: sp.Expr = gates) -> sp.Expr:
+    """The sequence length n ≠ 0 where attention and a g-gate recurrent layer cost the same, solved by SymPy:
+    (2g − 3) d / 2, with ``width`` for d and ``gate_blocks`` for g (by default this module's symbols d and g)."""
+    return _crossover().subs({d: width, gates: gate_blocks}, simultaneous=True)
 
 
 @functools.cache
-def crossover_formula() -> sp.Expr:
-    """The n ≠ 0 where attention and a g-gate recurrent layer cost the same, solved by SymPy: (2g − 3) d / 2."""
+def _crossover() -> sp.Expr:
     (root,) = sp.solve(sp.Eq(attention_flops(), rnn_flops(n, d, gates)), n)
     return root
 
 
-def crossover(gate_blocks: int) -> sp.Expr | None:
-    """The crossover for a given g, or None when it is not positive (attention always costs more)."""
-    value = crossover_formula().subs(gates, gate_blocks)
-    return value if value.is_positive else None
+def crossover(gate_blocks: int, width: sp.Expr = d) -> sp.Expr | None:
+    """The crossover n for g = ``gate_blocks`` at d = ``width`` (a number, or by default this module's symbol d:
+    pass your own ``Symbol("d")`` to get it in yours), or None when it is not positive (attention always costs
+    more)."""
+    value = _crossover().subs(gates, gate_blocks)
+    return value.subs(d, width) if value.is_positive else None
 
 
 # --- counting what torch runs ----------------------------------------------------------------
@@ -462,7 +479,7 @@ def counted_recurrent(name: str, length: int, width: int) -> int:
 
     oneDNN is switched off: its fused LSTM kernel (aten.mkldnn_rnn_layer) has no FLOP formula and counts 0.
     """
-    module, _ = RECURRENT_CELLS[name]
+    module, _ = RECURRENT_CELLS[recurrent_cell(name)]
     layer = module(width, width)
     x = torch.zeros(length, width)
     with torch.no_grad(), warnings.catch_warnings():
@@ -474,10 +491,10 @@ def counted_recurrent(name: str, length: int, width: int) -> int:
 def crossover_ratios(name: str, width: int) -> dict[str, object]:
     """The crossover n of a RECURRENT_CELLS layer at d = ``width``, and the counted attention / recurrent FLOPs one
     below and one above it (without a crossover: the ratio 3/2 + 1/d at n = 1)."""
-    boundary = crossover(RECURRENT_CELLS[name][1])
+    boundary = crossover(RECURRENT_CELLS[recurrent_cell(name)][1], width)
     if boundary is None:
         return {"crossover n": "none (attention always costs more)", "ratio at n = 1": 1.5 + 1 / width}
-    at = float(boundary.subs(d, width))
+    at = float(boundary)
     ratios = {m: counted_attention(m, width) / counted_recurrent(name, m, width) for m in (int(at) - 1, int(at) + 1)}
     return {"crossover n": at, **{f"n={m}: attention / {name}": ratio for m, ratio in ratios.items()}}
 

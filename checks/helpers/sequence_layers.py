@@ -20,23 +20,29 @@ import torch
 from torch import nn
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from checks.helpers.attention import timed_layers
+from checks.helpers.attention import RECURRENT_CELLS, recurrent_cell, timed_layers
 from checks.helpers.training import ExplicitEncoderLayer
 
 WIDTH, HEADS = 64, 2
+"""The attention layer's model width d and its number of heads (each recurrent layer takes inputs of WIDTH)."""
 ATTENTION = {
     "attention": "nn.TransformerEncoderLayer(64, 2 heads, feed-forward 128): PyTorch's fused attention kernel",
     "attention, scores formed": "the same layer as the formula writes it: the n × n scores formed and kept",
 }
-RECURRENT: dict[str, type[nn.RNNBase]] = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
+"""The attention layers a claim compares, by kind, with what each is."""
+RECURRENT: dict[str, type[nn.RNNBase]] = {name: RECURRENT_CELLS[name][0] for name in ("lstm", "gru", "rnn")}
+"""The recurrent layers a claim compares, by kind: the RECURRENT_CELLS names (lower case), LSTM first."""
 MIB = 2.0**20
+"""Bytes in a MiB."""
 
 
 def parameter_count(layer: nn.Module) -> int:
+    """The number of parameters of ``layer`` (every entry of every weight and bias)."""
     return sum(p.numel() for p in layer.parameters())
 
 
 def attention_layer(kind: str = "attention") -> nn.Module:
+    """A fresh attention layer of ``kind`` (an ATTENTION name), initialised from torch's current seed."""
     if kind == "attention":
         return nn.TransformerEncoderLayer(WIDTH, HEADS, 2 * WIDTH, dropout=0.0, batch_first=True)
     if kind == "attention, scores formed":
@@ -44,32 +50,35 @@ def attention_layer(kind: str = "attention") -> nn.Module:
     raise ValueError(f"attention layer {kind!r} is not one of {sorted(ATTENTION)}")
 
 
-GATES = {"lstm": 4, "gru": 3, "rnn": 1}
-"""Weight blocks per recurrent kind: torch's layer has gates · (h·d + h·h + 2h) parameters (two bias vectors)."""
-
-
 @functools.cache
 def matched_hidden(kind: str) -> int:
     """The hidden size whose recurrent layer's parameter count is closest to the attention layer's (counted by
-    formula, so claim files can name it at import without building layers; a test checks the real modules)."""
-    target = parameter_count(attention_layer())
-    return min(range(8, 4 * WIDTH), key=lambda h: abs(GATES[kind] * (h * WIDTH + h * h + 2 * h) - target))
+    formula, so claim files can name it at import without building layers; a test checks the real modules): a layer
+    with g gate blocks (RECURRENT_CELLS) has g · (h·d + h·h + 2h) parameters (two bias vectors). ``kind``: a
+    RECURRENT name, in either case."""
+    target, gates = parameter_count(attention_layer()), RECURRENT_CELLS[recurrent_cell(kind)][1]
+    return min(range(8, 4 * WIDTH), key=lambda h: abs(gates * (h * WIDTH + h * h + 2 * h) - target))
 
 
 def layer(kind: str) -> nn.Module:
-    """A fresh layer of ``kind`` (an ATTENTION or RECURRENT name), initialised from torch's current seed."""
-    if kind in RECURRENT:
-        return RECURRENT[kind](WIDTH, matched_hidden(kind), batch_first=True)
-    return attention_layer(kind)
+    """A fresh layer of ``kind`` (an ATTENTION name, or a RECURRENT one in either case), initialised from torch's
+    current seed."""
+    if kind in ATTENTION:
+        return attention_layer(kind)
+    if kind.lower() not in RECURRENT:
+        raise ValueError(f"layer kind {kind!r} is none of {', '.join([*ATTENTION, *RECURRENT])} (either case)")
+    return RECURRENT[kind.lower()](WIDTH, matched_hidden(kind), batch_first=True)
 
 
 def training_step(network: nn.Module, x: torch.Tensor) -> None:
+    """One training step of ``network`` on ``x``: forward, the mean square of the output as the loss, backward."""
     out = network(x)
     out = out[0] if isinstance(out, tuple) else out
     out.square().mean().backward()
 
 
 def sequence(length: int, seed: int, device: str = "cpu") -> torch.Tensor:
+    """One random sequence (batch 1, ``length`` × WIDTH, float32, standard normal) drawn from ``seed``."""
     return torch.randn(1, length, WIDTH, generator=torch.Generator().manual_seed(seed)).to(device)
 
 
