@@ -96,4 +96,4 @@ def _series(points: Points) -> Series:
     return Series(y=floats(points))
 
 
-__all__ = ["Figure", "heatmap", "lines", "scatter"]
+__all__ = ["Figure", "heatmap", "intervals", "lines", "scatter"]

@@ -5,13 +5,9 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 from __future__ import annotations
 
 from checks.helpers.library import (
-    TINY,
-    Architecture,
     bert,
-    calls_rotary,
     causal_lm_architectures,
     gpt2,
-    hidden_states,
     library_version,
     llama,
     longest_accepted,
@@ -21,13 +17,9 @@ from checks.helpers.library import (
 )
 
 __all__ = [
-    "TINY",
-    "Architecture",
     "bert",
-    "calls_rotary",
     "causal_lm_architectures",
     "gpt2",
-    "hidden_states",
     "library_version",
     "llama",
     "longest_accepted",

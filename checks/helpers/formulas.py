@@ -5,11 +5,15 @@ from __future__ import annotations
 import sympy as sp
 
 pos, k = sp.symbols("pos k", real=True)
+"""A position pos and a shift k (real symbols: a proof over them holds for every integer position too)."""
 w = sp.Symbol("omega", positive=True)
 """A frequency ω (ω_i of one pair); in a sweep's tolerance, the grid's ω_i."""
 i = sp.Symbol("i", integer=True, nonnegative=True)
+"""The index i of a (sin, cos) pair: 0 … d_model/2 − 1."""
 d_model = sp.Symbol("d_model", integer=True, positive=True, even=True)
+"""The embedding size d_model (a positive even integer)."""
 BASE = sp.Integer(10000)
+"""The base of the sinusoidal frequencies, ω_i = 1 / BASE^(2i/d_model)."""
 
 
 def omega(pair: sp.Expr = i, d: sp.Expr = d_model, base: sp.Expr = BASE) -> sp.Expr:

@@ -17,6 +17,7 @@ TINY = {"vocab_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2}
 
 
 def library_version() -> str:
+    """The installed transformers version (imported on the call: transformers loads only when a claim asks)."""
     import transformers
 
     return str(transformers.__version__)

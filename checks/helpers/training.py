@@ -137,6 +137,8 @@ REGIME_ACCURACY = "held-out accuracy over the regime's positions (4 fresh batche
 
 @dataclass(frozen=True)
 class Budget:
+    """How long a model trains: ``steps`` Adam steps of ``batch`` examples at ``learning_rate``, no clipping."""
+
     steps: int
     batch: int = 64
     learning_rate: float = 3e-3
@@ -305,6 +307,7 @@ OFFSET_TASK = (
     f"j − {OFFSET} (trained at n = {TRAINED}; tested on fresh sequences, scoring the regime's positions)"
 )
 PER_POSITION_MODEL = MODEL.replace("mean pooling, linear head", "a linear head at every position (no pooling)")
+"""How a design names the model of a per-position task (MODEL with a head at every position)."""
 
 
 @dataclass

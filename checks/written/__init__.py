@@ -7,18 +7,15 @@ definition, false as written) and a correction checked by reviewing it again. Th
 document's page and makes the problems errata (reports.errata).
 """
 
-from checks.written.found import Formula, Problem, code_lines
+from checks.written.found import Formula, code_lines
 from checks.written.meaning import NoMeaning, expression
-from checks.written.parse import FormulaError, Parsed, parse
-from checks.written.review import Use, review_document, review_text, uses
+from checks.written.parse import FormulaError, parse
+from checks.written.review import review_document, review_text, uses
 
 __all__ = [
     "Formula",
     "FormulaError",
     "NoMeaning",
-    "Parsed",
-    "Problem",
-    "Use",
     "code_lines",
     "expression",
     "parse",
