@@ -9,6 +9,7 @@
     theory-claims compare BEFORE AFTER [--runs] [--markdown]
     theory-claims diff BEFORE AFTER [--markdown]   compare with every numeric run
     theory-claims schema
+    theory-claims api   the API reference page, docs/api.md
 
 Every command takes --claims-dir, --sources-dir, --sentences-dir and --out-dir over the repository's
 [tool.theory-claims] (``python -m checks`` is the same command). ``list`` reads a results file only (no torch
@@ -148,6 +149,9 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = command("schema", "rewrite the results schemas (checks/results/*.schema.json) from the typed records")
     schema.set_defaults(command=lambda args: write_schemas())
+
+    api = command("api", "rewrite the API reference page (docs/api.md) from the public modules' __all__")
+    api.set_defaults(command=_api_page)
     return parser
 
 
@@ -183,6 +187,13 @@ def _new_claim(args: argparse.Namespace) -> int:
     except ScaffoldError as error:
         raise CliError(str(error)) from None
     print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {config.current().shown(path)}")
+    return 0
+
+
+def _api_page(args: argparse.Namespace) -> int:
+    from checks.engine.api import write_page
+
+    print(f"wrote {config.current().shown(write_page(config.current().root))}")
     return 0
 
 
@@ -280,7 +291,7 @@ AGAINST = "against"
 """The column of the run ``--against`` names."""
 REPEATING = (
     "claims made only of seeded, untimed experiments (--skip-repeating-claims): they give the same numbers "
-    "whatever the Hypothesis seed, and every catalog run (tox -e tests) decides them"
+    "whatever the Hypothesis seed, and every other run of the catalog decides them"
 )
 
 
