@@ -8,6 +8,8 @@ from typing import Literal
 
 
 class Verdict(StrEnum):
+    """The one verdict vocabulary: proved, holds, qualified, refuted, broken, out-of-scope."""
+
     PROVED = "proved"
     """Decided symbolically, and every numeric run agrees."""
     HOLDS = "holds"

@@ -16,11 +16,13 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from checks.results.files import read_results
+from checks.results.records import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = """\
@@ -211,6 +213,149 @@ def test_the_wheel_holds_what_the_engine_and_the_report_read(installed):
     for data in ("checks/results/schema.json", "checks/engine/templates/claim.py.txt", *templates):
         assert (site / data).is_file(), f"{data} is not in the installed package (pyproject's package-data)"
     assert (installed / "theory-claims").is_file()
+
+
+LESSON_MARKERS = (
+    "000_1100ff0056b332e7",
+    "001_53050abb35828e70",
+    "002_86fa32f25d4c4c54",
+    "LESSON_00",
+    "DEMO_",
+    "catalog.lesson",
+    "tox -e",
+)
+"""What only this repository's lesson catalog names: its documents, their handles, the demos' constants, the
+lesson-code adapters and this repository's tox environments."""
+
+
+def test_the_wheel_holds_no_lesson_file_name_demo_constant_or_tox_environment(installed):
+    (wheel,) = (installed.parent.parent / "wheel").glob("theory_claims-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        found = {
+            (name, marker)
+            for name in archive.namelist()
+            for marker in LESSON_MARKERS
+            if marker in archive.read(name).decode("utf-8", errors="replace")
+        }
+        names = archive.namelist()
+    assert not found, "\n".join(map(str, sorted(found)))
+    assert not [name for name in names if name.startswith(("claims/", "sources/", "tests/"))]
+
+
+TOPIC = '''
+    """Softmax as a topic of this repository: a NumPy reference, torch's and a faulty one."""
+    import numpy as np
+    import torch
+
+    from checks.topics import Topic
+
+
+    def reference(x):
+        """exp(x − max) / Σ exp(x − max) over the last axis, in the array's own library and dtype."""
+        if isinstance(x, np.ndarray):
+            e = np.exp(x - x.max(-1, keepdims=True))
+            return e / e.sum(-1, keepdims=True)
+        return torch.softmax(x, dim=-1)
+
+
+    class TorchSoftmax:
+        name = "torch-softmax"
+
+        def softmax(self, x):
+            return torch.nn.functional.softmax(x, dim=-1)
+
+
+    class LogSumExp:
+        name = "logsumexp-softmax"
+
+        def softmax(self, x):
+            return torch.exp(x - torch.logsumexp(x, dim=-1, keepdim=True))
+
+
+    class OverQueries:
+        """A faulty softmax: normalised over the wrong axis."""
+
+        name = "softmax-wrong-axis"
+
+        def softmax(self, x):
+            return torch.softmax(x, dim=0)
+
+
+    SOFTMAX = Topic(
+        name="softmax",
+        summary="exp(x) / Σ exp(x) over the last axis",
+        arguments=("x",),
+        inputs=lambda rng, d: (rng.uniform(-4.0, 4.0, (6, d)),),
+        references={"numpy": reference, "torch": reference},
+        value_cases={"scores up to 8": lambda: (np.random.default_rng(1).uniform(-8.0, 8.0, (5, 7)),)},
+        rounding_scale=lambda dtype, x: float(x.shape[-1] + 4),
+        implementations=(TorchSoftmax(), LogSumExp(), OverQueries()),
+    )
+'''
+SOFTMAX_CLAIM = '''
+    """Softmax rows sum to one."""
+    import numpy as np
+
+    from checks import Citation, Claim, given
+    from mytopics import SOFTMAX
+
+    claim = Claim(
+        id="softmax.rows-sum-to-one",
+        title="Each softmax row sums to one",
+        statement="Σ_j softmax(x)_j = 1 for every row x.",
+        sources=[
+            Citation(
+                title="Attention Is All You Need",
+                authors="Vaswani et al.",
+                year=2017,
+                section="3.2.1",
+                text="We compute the dot products of the query with all keys, divide each by √d_k, and apply a "
+                "softmax function to obtain the weights on the values.",
+                arxiv="1706.03762",
+            )
+        ],
+        expect="holds",
+    )
+
+
+    @claim.check(uses="softmax")
+    @given(inputs=SOFTMAX.strategy())
+    def rows_sum_to_one(t, inputs):
+        (x,) = inputs
+        out = t.impl.softmax(t.xp.array(x))
+        total = np.sum(t.xp.to_float64(out), axis=-1)
+        t.close(total, np.ones_like(total), scale=float(x.shape[-1]), label="row sums")
+'''
+
+
+def test_a_repositorys_own_topic_gets_its_matrix_and_finding_with_no_package_edit(installed, tmp_path):
+    """A topic defined in a researcher's repository (softmax, three implementations, one faulty), named in its
+    [tool.theory-claims]: the installed package runs the contract and the claim against each implementation."""
+    repo = tmp_path / "research"
+    (repo / "claims").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    (repo / "mytopics.py").write_text(textwrap.dedent(TOPIC).lstrip(), encoding="utf-8")
+    (repo / "claims" / "softmax_rows.py").write_text(textwrap.dedent(SOFTMAX_CLAIM).lstrip(), encoding="utf-8")
+    (repo / "pyproject.toml").write_text(
+        '[tool.theory-claims]\nclaims = "claims"\nsources = "docs"\nout = "site"\nprofile = "ci"\n'
+        'topics = "mytopics:SOFTMAX"\n'
+    )
+    ran = _run([installed / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider"], repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    results = read_results(repo / "site" / "results.json")
+    (claim,) = results.claims
+    assert str(claim.observed) == "holds"
+    cells = {run.implementation: run.status for run in claim.of(Run) if (run.dtype, run.device) == ("float32", "cpu")}
+    assert cells["torch-softmax"] == cells["logsumexp-softmax"] == "passed", cells
+    assert cells["softmax-wrong-axis"] == "failed", cells
+    contracts = {record.name: record for record in results.implementations}
+    assert contracts["torch-softmax"].capabilities == ["softmax"]
+    assert any(f.check == "values" for f in contracts["softmax-wrong-axis"].contract)
+    assert not contracts["torch-softmax"].contract and not contracts["reference-numpy"].contract
+    built = _run([installed / "theory-claims", "report"], repo)
+    assert built.returncode == 0, built.stdout + built.stderr
+    page = (repo / "site" / "implementations.html").read_text(encoding="utf-8")
+    assert "softmax-wrong-axis" in page and "values" in page
 
 
 def test_pytest_in_a_researchers_repository_runs_its_claims_and_the_command_builds_its_site(installed, repository):

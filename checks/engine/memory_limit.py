@@ -2,7 +2,7 @@
 
 Each pytest-xdist worker reports its peak resident memory (``ru_maxrss``) when it finishes; the controller (or
 pytest itself, without xdist) lists every peak in the terminal summary and fails the run when one exceeds the limit.
-A thorough catalog run (this repository's ``tox -e thorough``) runs with ``--memory-limit 953``: the whole catalog
+A thorough run of a whole catalog runs with ``--memory-limit 953``: the whole catalog
 is then the test that a worker stays within 1 GB (10⁹ bytes, 953.7 MiB).
 """
 

@@ -57,33 +57,36 @@ def query_key_batches(
     exact: bool = False,
     shifted: bool = False,
     odd: bool = False,
+    dtype: str | None = None,
 ) -> tuple[Batch, Batch, Batch]:
     """(q, k, at) for a batched check: rows of queries and keys as ``query_key_pairs(high)`` draws them (one d per
     batch; odd ones too when ``odd``, for a property that holds with an odd d's last dimension left as it is), each
     with its positions: (m, n) from ``position_pair_batches(maximum, exact=exact)``, or (m, n, s) from
-    ``common_shift_batches()`` when ``shifted``."""
-    at = draw(common_shift_batches() if shifted else position_pair_batches(maximum, exact=exact))
+    ``common_shift_batches()`` when ``shifted``. ``dtype``: by default the check's."""
+    at = draw(common_shift_batches(dtype) if shifted else position_pair_batches(maximum, exact=exact, dtype=dtype))
     both = draw(arrays(np.float64, (2, len(at), _rope_width(draw, high, odd)), elements=UNIT))
     return as_batch(both[0]), as_batch(both[1]), at
 
 
 @st.composite
-def common_shift_batches(draw: st.DrawFn) -> Batch:
+def common_shift_batches(draw: st.DrawFn, dtype: str | None = None) -> Batch:
     """Rows (m, n, s): m, n from ``position_pair_batches()`` and a shift s that keeps m + s and n + s within the
-    run's positions (checks.helpers.strategies.position_bound)."""
-    limit, run = position_bound(), current_run()
+    run's positions (checks.helpers.strategies.position_bound). ``dtype``: by default the check's."""
+    limit, run = position_bound(dtype=dtype), current_run()
     lowest = run.domain.min_position if run is not None and run.domain.min_position is not None else 0
-    m, n = np.asarray(draw(position_pair_batches())).T
+    m, n = np.asarray(draw(position_pair_batches(dtype=dtype))).T
     low, high = lowest - np.minimum(m, n), limit - np.maximum(m, n)
     raw = draw(arrays(np.int64, len(m), elements=st.integers(0, 2 * limit)))
     return as_batch(np.stack([m, n, low + raw % (high - low + 1)], axis=1))
 
 
 @st.composite
-def attention_input_batches(draw: st.DrawFn, high: int = 8) -> tuple[Batch, Batch, Batch, Batch]:
+def attention_input_batches(
+    draw: st.DrawFn, high: int = 8, dtype: str | None = None
+) -> tuple[Batch, Batch, Batch, Batch]:
     """Rows (content x and y, W_Q, W_K, (m, n, s)) for additive PE's score: entries in [−1, 1], one even d ≤ ``high``
-    per batch, and a common shift from ``common_shift_batches()``."""
-    shifts = draw(common_shift_batches())
+    per batch, and a common shift from ``common_shift_batches()``. ``dtype``: by default the check's."""
+    shifts = draw(common_shift_batches(dtype))
     d = 2 * draw(st.integers(1, high // 2))
     content = draw(arrays(np.float64, (len(shifts), 2, d), elements=UNIT))
     w_q, w_k = draw(arrays(np.float64, (2, len(shifts), d, d), elements=UNIT))
@@ -152,6 +155,7 @@ MEANING: dict[Verdict, str] = {
     Verdict.OUT_OF_SCOPE: "out-of-scope: a deciding claim cannot be checked by computation",
     Verdict.BROKEN: "broken: a deciding claim crashed, nothing is shown",
 }
+"""What each verdict of a misconception claim means for the belief it states."""
 
 
 def misconception_verdict(r: Recorder, dependencies: dict[str, Dependency]) -> Verdict:

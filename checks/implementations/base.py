@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 
 def backend_name(adapter: Any) -> str:
+    """The arrays an adapter takes and returns: its ``backend`` ("torch" unless it says "numpy")."""
     return getattr(adapter, "backend", "torch")
 
 

@@ -27,6 +27,8 @@ class DomainError(ValueError):
 
 @dataclass(frozen=True)
 class Domain:
+    """What an adapter declares it takes: positions, d_model values, dtypes and devices (None: any)."""
+
     min_position: int | None = None
     max_position: int | None = None
     min_d_model: int | None = None

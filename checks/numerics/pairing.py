@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 INTERLEAVED, HALF_SPLIT, CONCATENATED = "interleaved", "half-split", "concatenated"
+"""Layouts: pairs (2i, 2i + 1); RoPE pairs (i, i + d/2); a table's sines, then its cosines."""
 PAIRINGS = (INTERLEAVED, HALF_SPLIT)
 """RoPE: pairs (2i, 2i + 1), or pairs (i, i + d/2)."""
 LAYOUTS = (INTERLEAVED, CONCATENATED)

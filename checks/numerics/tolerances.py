@@ -8,8 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 FLOAT64, FLOAT32, BFLOAT16, FLOAT16 = "float64", "float32", "bfloat16", "float16"
+"""The floating-point dtypes a check runs in, by name."""
 FLOATS: tuple[str, ...] = (FLOAT64, FLOAT32, BFLOAT16, FLOAT16)
+"""Every dtype a check runs in by default, the finest first."""
 LOW_PRECISION: tuple[str, ...] = (BFLOAT16, FLOAT16)
+"""The half precisions (sums in them are accumulated in float32 by torch and NumPy)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ MEANINGFUL_FRACTION = 0.25
 
 
 def tolerance(dtype: str) -> Tolerance:
+    """The tolerance of ``dtype`` (torch.testing's rtol and atol for it)."""
     try:
         return TOLERANCES[dtype]
     except KeyError:

@@ -61,6 +61,7 @@ def topic(name: str) -> Topic:
 
 
 def names() -> tuple[str, ...]:
+    """The name of every topic (each an adapter method)."""
     return tuple(t.name for t in topics())
 
 
@@ -72,6 +73,7 @@ def register(new: Topic) -> None:
 
 
 def unregister(old: Topic) -> None:
+    """Take back a topic ``register`` added."""
     _registered.remove(old)
 
 

@@ -51,3 +51,27 @@ def touvron_2023(section: str, text: str) -> Citation:
         text=text,
         arxiv="2302.13971",
     )
+
+
+def ba_2016(section: str, text: str) -> Citation:
+    """Layer Normalization."""
+    return Citation(
+        title="Layer Normalization",
+        authors="Jimmy Lei Ba, Jamie Ryan Kiros, Geoffrey E. Hinton",
+        year=2016,
+        section=section,
+        text=text,
+        arxiv="1607.06450",
+    )
+
+
+def zhang_2019(section: str, text: str) -> Citation:
+    """Root Mean Square Layer Normalization (RMSNorm)."""
+    return Citation(
+        title="Root Mean Square Layer Normalization",
+        authors="Biao Zhang, Rico Sennrich",
+        year=2019,
+        section=section,
+        text=text,
+        arxiv="1910.07467",
+    )

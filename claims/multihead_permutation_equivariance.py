@@ -1,0 +1,40 @@
+"""Multi-head self-attention without positions is permutation-equivariant: reordering the tokens reorders the
+output rows, head by head."""
+
+import numpy as np
+from catalog.works import vaswani_2017
+from hypothesis import strategies as st
+
+from checks import Claim, given
+from checks.topics.multihead import MULTIHEAD_ATTENTION
+
+claim = Claim(
+    id="multihead.permutation-equivariance",
+    title="Multi-head attention reorders its output rows as its input rows are reordered",
+    statement=(
+        "For any permutation P of the n tokens, MultiHead(PX) = P·MultiHead(X): each head's scores Q_i K_iᵀ are "
+        "permuted on both sides, the row-wise softmax follows, and concatenating the heads and multiplying by W_O acts "
+        "on each row alone; without a mask or a position nothing in it depends on the order."
+    ),
+    sources=[
+        vaswani_2017(
+            "3.2.2 Multi-Head Attention",
+            "Multi-head attention allows the model to jointly attend to information from different representation "
+            "subspaces at different positions.",
+        )
+    ],
+    expect="holds",
+)
+
+
+@claim.check(uses="multihead_attention")
+@given(inputs=MULTIHEAD_ATTENTION.strategy(), order=st.randoms(use_true_random=False))
+def rows_follow_the_tokens(t, inputs, order):
+    """MultiHead(PX) against P·MultiHead(X) for a drawn permutation P, in each implementation."""
+    x, *weights, heads = inputs
+    permutation = list(range(len(x)))
+    order.shuffle(permutation)
+    arrays = [t.xp.array(w) for w in weights]
+    output = t.xp.to_float64(t.impl.multihead_attention(t.xp.array(x), *arrays, heads))
+    reordered = t.impl.multihead_attention(t.xp.array(x[permutation]), *arrays, heads)
+    t.close_multihead(reordered, output[np.array(permutation)], (x[permutation], *weights, heads), label="MHA(PX)")
