@@ -9,11 +9,13 @@ pyproject.toml has the table, else the working directory.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 TABLE = "tool.theory-claims"
 PROFILES = ("dev", "ci", "thorough")
@@ -187,6 +189,30 @@ def restore(choice: Choice | None) -> None:
     _chosen = choice
 
 
+def named_object(spec: str, label: str) -> Any:
+    """The object ``module:NAME`` names (a topic, an adapter). Whatever importing the module raises (an import error,
+    a SystemExit) is a ValueError of one line beginning with ``label``, never a traceback."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"{label}: expected module:NAME")
+    try:
+        module = importlib.import_module(module_name)
+    except BaseException as error:
+        raise ValueError(f"{label}: importing {module_name} raised {said(error)}") from None
+    found = getattr(module, attribute, None)
+    if found is None:
+        raise ValueError(f"{label}: module {module_name} has no {attribute!r}")
+    return found
+
+
+def said(error: BaseException) -> str:
+    """An exception in one line (KeyboardInterrupt is raised again)."""
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
+
+
 def environment(settings: Settings) -> dict[str, str]:
     """The variables that give a child process (a pytest run a command starts) these settings."""
     return {"THEORY_CLAIMS_ROOT": str(settings.root)} | {
@@ -198,4 +224,16 @@ def _text(value: object) -> str:
     return " ".join(value) if isinstance(value, tuple) else str(value)
 
 
-__all__ = ["ConfigError", "Settings", "chosen", "current", "environment", "find_root", "load", "restore", "use"]
+__all__ = [
+    "ConfigError",
+    "Settings",
+    "chosen",
+    "current",
+    "environment",
+    "find_root",
+    "load",
+    "named_object",
+    "restore",
+    "said",
+    "use",
+]

@@ -3,12 +3,11 @@ with as many parameters, with PyTorch's fused kernel and with the scores formed 
 
 import math
 
-from catalog.works import LESSON_001
-
 from checks import Claim, Erratum, SeedLog
 from checks.attention import ATTENTION, RECURRENT, WIDTH, activation_mib, matched_hidden
 from checks.figures import lines
 from checks.training import encoder_design
+from claims.catalog.works import LESSON_001
 
 LONG = (1024, 4096)
 CURVE = (64, 256, 1024, 4096)

@@ -2,7 +2,6 @@
 
 import sympy as sp
 import torch
-from catalog.works import LESSON_001
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, given
@@ -22,6 +21,7 @@ from checks.attention import (
     single_threaded,
 )
 from checks.figures import lines
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="attention.not-always-cheaper",

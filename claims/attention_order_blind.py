@@ -4,7 +4,6 @@ import itertools
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_001
 
 from checks import FLOAT64, Claim, Erratum, example, given
 from checks.attention import (
@@ -20,6 +19,7 @@ from checks.attention import (
 )
 from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
+from claims.catalog.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="attention.order-blind",

@@ -1,11 +1,11 @@
 """softmax(Q Kᵀ/√d_k) V computed for all tokens at once equals the loop over queries one at a time."""
 
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_001
 
 from checks import Claim, example, given
 from checks.attention import Sentence, attention_per_query, close_attention, single_threaded
 from checks.strategies import as_batch, sentence_batches
+from claims.catalog.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="attention.parallel-equals-sequential",

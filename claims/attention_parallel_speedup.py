@@ -1,7 +1,6 @@
 """An RNN needs n dependent steps, attention a fixed number of kernels whatever n; timings measured per device."""
 
 import torch
-from catalog.works import LESSON_001
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, given
@@ -16,6 +15,7 @@ from checks.attention import (
 )
 from checks.figures import lines
 from checks.reference import TorchBackend, available_devices
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="attention.parallel-speedup",

@@ -3,7 +3,6 @@
 import itertools
 
 import numpy as np
-from catalog.works import LESSON_001, LESSON_002
 
 from checks import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, Claim, Erratum, example, given
 from checks.attention import (
@@ -19,6 +18,7 @@ from checks.attention import (
 from checks.figures import lines, scatter
 from checks.reference import NumpyBackend, TorchBackend
 from checks.strategies import as_batch, sentence_batches
+from claims.catalog.works import LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.pe-restores-order",

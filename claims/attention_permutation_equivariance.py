@@ -3,11 +3,11 @@
 import itertools
 
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 from checks import Claim, decide, example, given
 from checks.attention import Sentence, close_attention, permutation_identities, reordering_differences, single_threaded
 from checks.strategies import as_batch, sentence_batches
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.permutation-equivariance",

@@ -1,7 +1,6 @@
 """Self-attention's FLOPs are 6 n d² + 4 n² d: quadratic in the sequence length n for a fixed width d."""
 
 import sympy as sp
-from catalog.works import LESSON_001
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, given
@@ -17,6 +16,7 @@ from checks.attention import (
     single_threaded,
 )
 from checks.figures import lines
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="attention.quadratic-cost",

@@ -6,11 +6,11 @@ import functools
 import math
 
 import torch
-from catalog.works import LESSON_001
 
 from checks import Claim, SeedLog
 from checks.attention import ATTENTION, RECURRENT, WIDTH, matched_hidden, step_seconds
 from checks.training import encoder_design
+from claims.catalog.works import LESSON_001
 
 LENGTHS = (64, 256, 1024, 4096)
 REPEATS = 1

@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -12,6 +11,7 @@ from checks import Claim, given
 from checks.figures import lines
 from checks.precision import cosine_gaps, index_gaps, merge_thresholds
 from checks.strategies import UNIT, Batch, as_batch, batch_size, d_models
+from claims.catalog.works import LESSON_000
 
 claim = Claim(
     id="index.integer-unbounded",

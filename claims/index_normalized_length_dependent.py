@@ -4,7 +4,6 @@ from fractions import Fraction
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -12,6 +11,7 @@ from checks import LOW_PRECISION, Claim, given
 from checks.figures import lines
 from checks.precision import normalized_collisions
 from checks.strategies import Batch, as_batch, batch_size
+from claims.catalog.works import LESSON_000
 
 SECTION = "시도 2: 정규화 (0~1로 맞추기)"
 claim = Claim(

@@ -2,9 +2,8 @@
 
 import re
 
-from catalog.works import LESSON_000
-
 from checks import Claim, Erratum
+from claims.catalog.works import LESSON_000
 
 BOARD, ATTENTION = "비유: 줄 번호 없는 칠판", "위치 정보 없이는 어떤 문제가 생기나?"
 PAIR = 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"'

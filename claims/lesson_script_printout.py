@@ -3,11 +3,11 @@
 import re
 
 import numpy as np
-from catalog.lesson_code import DocumentCodeError, failure, lesson_script
-from catalog.works import LESSON_000
 
 from checks import Claim
 from checks.reference import NumpyBackend, Reference
+from claims.catalog.lesson_code import DocumentCodeError, failure, lesson_script
+from claims.catalog.works import LESSON_000
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 claim = Claim(

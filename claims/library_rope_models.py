@@ -2,7 +2,6 @@
 library's causal-LM architectures that rotate queries and keys (a proxy for "most LLMs")."""
 
 import torch
-from catalog.works import LESSON_000, LESSON_002, su_2021, touvron_2023
 
 from checks import FLOAT64, Claim, Erratum
 from checks.models import (
@@ -15,6 +14,7 @@ from checks.models import (
     shift_change,
 )
 from checks.reference import angle_scale, tolerance
+from claims.catalog.works import LESSON_000, LESSON_002, su_2021, touvron_2023
 
 ROFORMER = su_2021(
     "Abstract",

@@ -1,9 +1,8 @@
 """Document 001 is right that "a Transformer always costs fewer operations than an RNN" is a misconception."""
 
-from catalog.works import LESSON_001
-
 from checks import Claim
 from checks.rope import misconception_verdict
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="misconception.always-cheaper",

@@ -1,9 +1,8 @@
 """Document 001 is right that "token order is reflected in attention automatically" is a misconception, unmasked."""
 
-from catalog.works import LESSON_001
-
 from checks import Claim, Erratum
 from checks.rope import misconception_verdict
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="misconception.order-automatic",

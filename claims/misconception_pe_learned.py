@@ -1,10 +1,9 @@
 """Document 001 is right that "PE is a learned parameter" is a misconception, for fixed (sinusoidal) encodings only."""
 
-from catalog.works import LESSON_000, LESSON_001
-
 from checks import Claim, Erratum, Verdict
 from checks.rope import misconception_verdict
 from checks.training import learned_table_step
+from claims.catalog.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="misconception.pe-learned",

@@ -1,9 +1,8 @@
 """Document 001 is right that "positional encoding is optional" is a misconception, for unmasked attention."""
 
-from catalog.works import LESSON_001
-
 from checks import Claim, Erratum
 from checks.rope import misconception_verdict
+from claims.catalog.works import LESSON_001
 
 claim = Claim(
     id="misconception.pe-optional",

@@ -3,10 +3,10 @@ softmax's exponentials grow, from n² to h·n²."""
 
 import sympy as sp
 import torch
-from catalog.works import vaswani_2017
 from torch.utils.flop_counter import FlopCounterMode
 
-from checks import Claim
+from checks import Claim, Erratum
+from claims.catalog.works import vaswani_2017
 
 claim = Claim(
     id="multihead.cost-like-single-head",
@@ -24,6 +24,18 @@ claim = Claim(
             "single-head attention with full dimensionality.",
         )
     ],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The weights and multiply-adds of h heads of width d/h equal one head's of width d; the softmax does not: "
+            "h·n² exponentials against n² ({exponentials_h16:,} at h = 16 against {exponentials_h1:,} at n = 128)."
+        ),
+        wording=(
+            "Due to the reduced dimension of each head, the total computational cost is similar to that of "
+            "single-head attention with full dimensionality: the same weights and multiply-adds, and h times the "
+            "softmax's exponentials."
+        ),
+    ),
     expect="qualified",
 )
 
@@ -82,4 +94,6 @@ def counted_by_torch(r):
         f"({16 * tokens**2:,} at h = 16 against {tokens**2:,} at n = {tokens}), which torch's counter does not count; "
         "small beside the multiply-adds while h < 4d²/n + 2d",
         found=found,
+        exponentials_h16=16 * tokens**2,
+        exponentials_h1=tokens**2,
     )

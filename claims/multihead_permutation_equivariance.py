@@ -2,11 +2,11 @@
 output rows, head by head."""
 
 import numpy as np
-from catalog.works import vaswani_2017
 from hypothesis import strategies as st
 
 from checks import Claim, given
 from checks.topics.multihead import MULTIHEAD_ATTENTION
+from claims.catalog.works import vaswani_2017
 
 claim = Claim(
     id="multihead.permutation-equivariance",

@@ -3,10 +3,10 @@
 import re
 
 import sympy as sp
-from catalog.works import LESSON_001
 
 from checks import Claim, Erratum
 from checks.written import expression, parse, review_document, uses
+from claims.catalog.works import LESSON_001
 
 SECTION = "2. Sinusoidal Positional Encoding"
 D = 512

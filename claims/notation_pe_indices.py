@@ -3,11 +3,11 @@
 import re
 
 import sympy as sp
-from catalog.works import LESSON_000
 
 from checks import Claim, Erratum
 from checks.formulas import d_model, i
 from checks.written import expression, parse, review_document, uses
+from claims.catalog.works import LESSON_000
 
 SECTION = "수학적 공식"
 RANGE = "$d_{\\text{model}}/2 - 1$"

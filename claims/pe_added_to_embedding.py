@@ -2,12 +2,12 @@
 
 import numpy as np
 import torch
-from catalog.works import LESSON_000, LESSON_001, LESSON_002
 from hypothesis import strategies as st
 
 from checks import FLOAT32, Claim, given
 from checks.reference import EXACT
 from checks.strategies import d_models, vector_batches
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 SEQUENCE, WIDTH = 5, 8
 claim = Claim(

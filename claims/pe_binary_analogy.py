@@ -4,13 +4,13 @@ import re
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_002
 
 from checks import Claim, given
 from checks.figures import lines
 from checks.formulas import w
 from checks.reference import EXACT, chord_lengths, frequency_values, pair_chords
 from checks.strategies import d_models, position_batches
+from claims.catalog.works import LESSON_000, LESSON_002
 
 SECTION = "직관적 이해: 이진수와의 유사성"
 TABLE = (

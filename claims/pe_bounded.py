@@ -3,12 +3,12 @@
 import numpy as np
 import sympy as sp
 import torch
-from catalog.lesson_code import numpy_encoding
-from catalog.works import LESSON_000
 
 from checks import FLOATS, Claim, Erratum, given
 from checks.reference import table_in
 from checks.strategies import d_models, position_batches
+from claims.catalog.lesson_code import numpy_encoding
+from claims.catalog.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(

@@ -3,12 +3,12 @@
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.formulas import d_model, i, omega, pairs_sum, pos
 from checks.reference import EXACT
 from checks.strategies import d_models, position_batches
+from claims.catalog.works import LESSON_002
 
 claim = Claim(
     id="pe.constant-norm",

@@ -3,13 +3,13 @@
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_002
 
 from checks import Claim, example, given
 from checks.figures import lines
 from checks.formulas import k, pos
 from checks.reference import EXACT, dot
 from checks.strategies import as_batch, position_offset_batches, with_frequencies
+from claims.catalog.works import LESSON_002
 
 BOX = "cos(A − B) 공식은 무엇을 말하나"
 BOX_OMEGA, BOX_K = 0.5, 1

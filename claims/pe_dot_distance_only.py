@@ -3,12 +3,12 @@
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_001, LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.formulas import k, omega, pairs_sum, pos
 from checks.reference import EXACT, dot, similarity_curve
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.works import LESSON_001, LESSON_002
 
 SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 claim = Claim(

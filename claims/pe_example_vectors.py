@@ -3,11 +3,11 @@
 import re
 
 import numpy as np
-from catalog.works import LESSON_000
 from hypothesis import strategies as st
 
 from checks import Claim, Erratum, given
 from checks.reference import EXACT, frequency_values
+from claims.catalog.works import LESSON_000
 
 SECTION = "입력 처리 전체 과정"
 PRINTED_PE = {0: (0.0, 1.0, 0.0), 1: (0.84, 0.54, 0.01), 2: (0.91, -0.42, 0.02)}

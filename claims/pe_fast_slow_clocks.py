@@ -5,12 +5,12 @@ import math
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.reference import chord_lengths, frequency_values, pair_chords
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.works import LESSON_002
 
 SECTION = "7. 시계가 여러 개인 이유"
 claim = Claim(

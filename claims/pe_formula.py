@@ -4,14 +4,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import sympy as sp
-from catalog.lesson_code import numpy_encoding, torch_module_cases
-from catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 from checks import FLOAT32, FLOAT64, Claim, Erratum, given
 from checks.figures import heatmap
 from checks.formulas import BASE, d_model, i, omega, pair, pos
 from checks.reference import frequency_values, tolerance
 from checks.strategies import d_models, position_batches
+from claims.catalog.lesson_code import numpy_encoding, torch_module_cases
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 SECTION_001, SECTION_002 = "2. Sinusoidal Positional Encoding", "2. 사인·코사인 위치 인코딩"
 claim = Claim(

@@ -3,13 +3,13 @@
 import math
 
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.formulas import BASE, d_model, i, omega
 from checks.reference import frequency_values
 from checks.strategies import d_models
+from claims.catalog.works import LESSON_000, LESSON_002
 
 SECTION = "7. 시계가 여러 개인 이유"
 claim = Claim(

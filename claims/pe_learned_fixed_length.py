@@ -2,13 +2,13 @@
 
 import numpy as np
 import torch
-from catalog.works import LESSON_000
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from checks import FLOAT32, FLOAT64, Claim, given
 from checks.models import bert, gpt2, library_version, longest_accepted, position_table_rows
 from checks.strategies import Batch, as_batch, batch_size, d_models
+from claims.catalog.works import LESSON_000
 
 SECTION = "Sinusoidal vs 학습 가능한 위치 임베딩"
 QUOTED_LENGTHS = {"BERT": 512, "GPT-2": 1024}

@@ -2,14 +2,14 @@
 
 import numpy as np
 import torch
-from catalog.lesson_code import torch_module_cases
-from catalog.works import LESSON_000
 
 from checks import FLOAT32, FLOAT64, FLOATS, Claim, Erratum, given
 from checks.figures import lines
 from checks.precision import find_boundary, pe_value_errors
 from checks.reference import EXACT, shifted_rows
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.lesson_code import torch_module_cases
+from claims.catalog.works import LESSON_000
 
 SECTION = "3. 길이 일반화 가능"
 TRAINED = 512

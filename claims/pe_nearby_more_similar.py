@@ -4,13 +4,13 @@ import itertools
 import re
 
 import numpy as np
-from catalog.lesson_code import lesson_script
-from catalog.works import LESSON_000
 from hypothesis import strategies as st
 
 from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.reference import dot, first_increase, similarity_curve
+from claims.catalog.lesson_code import lesson_script
+from claims.catalog.works import LESSON_000
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 LESSON_D_MODEL, LESSON_MAX_LEN = 64, 50

@@ -1,9 +1,8 @@
 """The sinusoidal encoding is not a learned parameter: the document's class holds it as a buffer."""
 
-from catalog.lesson_code import DocumentCodeError, definitions, failure, run_script
-from catalog.works import LESSON_000, LESSON_001
-
 from checks import Claim
+from claims.catalog.lesson_code import DocumentCodeError, definitions, failure, run_script
+from claims.catalog.works import LESSON_000, LESSON_001
 
 TRAINING_DRIVER = """
 import json

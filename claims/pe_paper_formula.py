@@ -1,12 +1,12 @@
 """The documents' formula is the paper's equation; the paper's published code lays it out and spaces it otherwise."""
 
 import numpy as np
-from catalog.works import LESSON_001, LESSON_002, vaswani_2017
 
 from checks import Citation, Claim, Erratum
 from checks.formulas import d_model, i
 from checks.reference import EXACT
 from checks.rope import CONCATENATED, to_document_layout
+from claims.catalog.works import LESSON_001, LESSON_002, vaswani_2017
 
 TENSOR2TENSOR = "https://github.com/tensorflow/tensor2tensor/blob/master/tensor2tensor/layers/common_attention.py"
 

@@ -5,13 +5,13 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_000
 
 from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.formulas import d_model, omega, pairs_sum, pos
 from checks.reference import EXACT
 from checks.strategies import d_models, vector_batches
+from claims.catalog.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 claim = Claim(

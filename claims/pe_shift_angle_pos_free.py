@@ -5,13 +5,13 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_002
 
 from checks import Claim, given
 from checks.figures import Figure, lines, scatter
 from checks.formulas import k, pos
 from checks.reference import EXACT, clockwise_turn, frequency_values
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.works import LESSON_002
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(

@@ -2,13 +2,13 @@
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.figures import scatter
 from checks.formulas import k, omega, pair, pos, shift_block
 from checks.reference import EXACT, shifted_rows
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.shift-is-rotation",

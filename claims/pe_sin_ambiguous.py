@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, given
 from checks.figures import lines
 from checks.strategies import position_batches, with_frequencies
+from claims.catalog.works import LESSON_002
 
 SECTION = "3. sin 하나로는 부족하다"
 claim = Claim(

@@ -2,13 +2,13 @@
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, decide, given
 from checks.figures import Figure, lines
 from checks.formulas import k, omega, pairs_sum, pos
 from checks.reference import EXACT, dot, frequency_values, sin_only
 from checks.strategies import d_models, position_offset_batches
+from claims.catalog.works import LESSON_002
 
 SECTION = "6. 크기는 일정하고, 내적은 거리만 본다"
 DEMO_D_MODEL = 16

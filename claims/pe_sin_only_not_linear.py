@@ -4,12 +4,12 @@ import math
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, Erratum, given
 from checks.figures import scatter
 from checks.reference import frequency_values
 from checks.strategies import position_offset_batches, with_frequencies
+from claims.catalog.works import LESSON_002
 
 SECTION = "5. k칸 이동 = 회전 행렬"
 DEMO_K = 3

@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 from checks import FLOATS, LOW_PRECISION, Claim, Erratum, given
 from checks.reference import frequency_values, table_in, table_rounded
 from checks.strategies import d_models, position_pair_batches
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="pe.unique-positions",

@@ -5,12 +5,12 @@ import math
 import numpy as np
 import sympy as sp
 import torch
-from catalog.works import LESSON_002
 
 from checks import FLOATS, Claim, given
 from checks.formulas import pair, pos
 from checks.reference import clockwise_turn, frequency_values, table_in
 from checks.strategies import d_models, position_batches
+from claims.catalog.works import LESSON_002
 
 SECTION = "4. 시계 바늘: 원 위의 한 점"
 claim = Claim(

@@ -1,9 +1,8 @@
 """PE(pos) · PE(pos + k) = Σ cos(ω_i k) holds in low precision only up to a position per dtype and angle formation."""
 
-from catalog.works import LESSON_002
-
 from checks import Claim, Erratum
 from checks.precision import dot_identity_envelopes
+from claims.catalog.works import LESSON_002
 
 D_MODEL, K = 64, 3
 claim = Claim(

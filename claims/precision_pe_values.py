@@ -1,9 +1,8 @@
 """PE values in low precision agree with float64 only up to a position that depends on dtype and angle formation."""
 
-from catalog.works import LESSON_002
-
 from checks import Claim, Erratum
 from checks.precision import pe_value_envelopes
+from claims.catalog.works import LESSON_002
 
 D_MODEL = 64
 claim = Claim(

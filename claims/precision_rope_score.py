@@ -1,9 +1,8 @@
 """The RoPE score sees only n − m in low precision only up to a position per dtype and angle formation."""
 
-from catalog.works import LESSON_002
-
 from checks import Claim, Erratum
 from checks.precision import rope_score_envelopes
+from claims.catalog.works import LESSON_002
 
 D_MODEL, DISTANCE = 64, 3
 claim = Claim(

@@ -2,8 +2,6 @@
 
 import numpy as np
 import sympy as sp
-from catalog.demos import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q
-from catalog.works import LESSON_002
 from hypothesis import find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
@@ -14,6 +12,8 @@ from checks.figures import lines
 from checks.reference import EXACT
 from checks.rope import additive_score_rows, additive_scores, rope_scores
 from checks.strategies import attention_input_batches
+from claims.catalog.demos import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q
+from claims.catalog.works import LESSON_002
 
 claim = Claim(
     id="rope.additive-pe-not-relative",

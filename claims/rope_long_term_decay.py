@@ -2,12 +2,12 @@
 
 import numpy as np
 import sympy as sp
-from catalog.works import su_2021
 
 from checks import FLOAT32, FLOAT64, Claim, Erratum, given
 from checks.figures import lines
 from checks.rope import rope_score_rows
 from checks.strategies import query_key_batches
+from claims.catalog.works import su_2021
 
 claim = Claim(
     id="rope.long-term-decay",

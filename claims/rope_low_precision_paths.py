@@ -1,10 +1,9 @@
 """Each RoPE implementation's own bfloat16/float16 path keeps the relative score only up to a position."""
 
-from catalog.works import LESSON_002
-
 from checks import Claim, Erratum
 from checks.adapters import Domain, adapter_score_errors, backend_name, is_reference, missing
 from checks.precision import Boundary, find_boundary, rope_score_errors, rope_vectors
+from claims.catalog.works import LESSON_002
 
 D_MODEL, DISTANCE = 64, 3
 DTYPES = ("bfloat16", "float16")

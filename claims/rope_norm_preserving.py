@@ -2,12 +2,12 @@
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, given
 from checks.formulas import i, omega, pairs_sum, rotation
 from checks.rope import rope_rows
 from checks.strategies import query_key_batches
+from claims.catalog.works import LESSON_002
 
 claim = Claim(
     id="rope.norm-preserving",

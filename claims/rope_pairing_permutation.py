@@ -2,13 +2,13 @@
 
 import numpy as np
 import sympy as sp
-from catalog.works import LESSON_002
 
 from checks import Claim, given
 from checks.adapters import is_reference, layout_of, missing, pair_order, pairing_name, probing, rotated_dimensions
 from checks.formulas import omega, rotation
 from checks.rope import HALF_SPLIT, INTERLEAVED, rope_layout, rope_rows, to_interleaved
 from checks.strategies import vector_batches
+from claims.catalog.works import LESSON_002
 
 claim = Claim(
     id="rope.pairing-permutation",

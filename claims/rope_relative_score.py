@@ -2,8 +2,6 @@
 
 import numpy as np
 import sympy as sp
-from catalog.demos import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, DEMO_SHIFT
-from catalog.works import LESSON_000, LESSON_002
 
 from checks import Claim, example, given
 from checks.figures import lines
@@ -11,6 +9,8 @@ from checks.formulas import i, omega, pairs_sum, rotation
 from checks.reference import EXACT
 from checks.rope import rope_rows, rope_score_rows, rope_scores
 from checks.strategies import as_batch, query_key_batches
+from claims.catalog.demos import DEMO_KEY, DEMO_M, DEMO_N, DEMO_Q, DEMO_SHIFT
+from claims.catalog.works import LESSON_000, LESSON_002
 
 claim = Claim(
     id="rope.relative-score",

@@ -1,8 +1,7 @@
 """Factual and evaluative sentences of the three documents that no computation here can check (out of scope)."""
 
-from catalog.works import LESSON_000, LESSON_001, LESSON_002, vaswani_2017
-
 from checks import Citation, Claim, Quote
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002, vaswani_2017
 
 
 def out_of_scope(short: str, title: str, statement: str, reason: str, *quotes: Quote | Citation) -> Claim:

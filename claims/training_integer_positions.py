@@ -2,10 +2,9 @@
 
 import math
 
-from catalog.works import LESSON_000
-
 from checks import Claim, Erratum, SeedLog
 from checks.training import Budget, TinyEncoder, encoder_design, token_at, train, which_first
+from claims.catalog.works import LESSON_000
 
 LENGTH = 12
 BUDGET = Budget(steps=150)

@@ -1,10 +1,9 @@
 """Learned position embeddings against the sinusoidal table, inside and outside the training range: the evidence
 that 'optimal' is bounded by the positions trained on (a seeded experiment)."""
 
-from catalog.works import LESSON_000
-
 from checks import Claim, Erratum
 from checks.training import OFFSET, PER_POSITION_MODEL, TRAINED, Budget, offset_design, offset_trial
+from claims.catalog.works import LESSON_000
 
 BUDGET = Budget(steps=300)
 

@@ -1,9 +1,8 @@
 """With a position encoding added, a Transformer learns word order; without one it cannot (a seeded experiment)."""
 
-from catalog.works import LESSON_001
-
 from checks import Claim, SeedLog
 from checks.training import Budget, TinyEncoder, encoder_design, train, which_first
+from claims.catalog.works import LESSON_001
 
 VOCAB, LENGTH = 10, 12
 BUDGET = Budget(steps=150)

@@ -1,10 +1,9 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from catalog.works import LESSON_000
-
 from checks import Claim, Erratum
 from checks.training import AT_TRAINED, MODEL, TRAINED, Budget, encoder_design, length_trial
+from claims.catalog.works import LESSON_000
 
 BUDGET = Budget(steps=150)
 LONGER = "at the longer length"

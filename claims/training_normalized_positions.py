@@ -1,9 +1,8 @@
 """Positions normalized per sentence (pos / (n − 1)) are hard to learn from when lengths vary (a seeded experiment)."""
 
-from catalog.works import LESSON_000
-
 from checks import Claim, SeedLog
 from checks.training import Budget, TinyEncoder, encoder_design, token_at_any_length, train
+from claims.catalog.works import LESSON_000
 
 VOCAB, INDEX, LENGTHS = 8, 3, range(6, 17)
 BUDGET = Budget(steps=150)

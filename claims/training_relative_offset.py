@@ -1,10 +1,9 @@
 """Attention with the sinusoidal encoding learns 'the token 3 positions back', but only at the absolute positions it
 was trained on (a seeded experiment)."""
 
-from catalog.works import LESSON_000, LESSON_001
-
 from checks import Claim, Erratum
 from checks.training import OFFSET, TRAINED, Budget, offset_design, offset_trial
+from claims.catalog.works import LESSON_000, LESSON_001
 
 BUDGET = Budget(steps=300)
 

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "claims") not in sys.path:  # the catalog's helpers (claims/catalog), as claim files import them
-    sys.path.insert(0, str(ROOT / "claims"))
+if str(ROOT) not in sys.path:  # the catalog's helpers (claims.catalog), as claim files import them
+    sys.path.insert(0, str(ROOT))
 
 
 @pytest.fixture(autouse=True)

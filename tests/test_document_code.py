@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalog import lesson_code as document_code
-from catalog.lesson_adapters import TABLE_SIZES, Tables
-from catalog.lesson_code import DocumentCodeError, code_block, lesson_script, run_script
+
+from claims.catalog import lesson_code as document_code
+from claims.catalog.lesson_adapters import TABLE_SIZES, Tables
+from claims.catalog.lesson_code import DocumentCodeError, code_block, lesson_script, run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,7 +127,7 @@ def test_the_tables_a_thorough_run_asks_for_stay_on_disk_not_in_the_worker():
     adapter's tables would hold, and the folder is gone when the process ends."""
     script = (
         "import resource, numpy as np\n"
-        'import sys; sys.path.insert(0, "claims")\nfrom catalog import lesson_adapters as d\n'
+        "from claims.catalog import lesson_adapters as d\n"
         "d.NUMPY_TABLES.build = lambda size, m: np.ones((size, m), dtype=np.float64)\n"
         "d.TORCH_TABLES.build = lambda size, m: np.ones((size, m), dtype=np.float32)\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"

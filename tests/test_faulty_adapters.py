@@ -19,9 +19,9 @@ from checks.engine.discovery import find_claim
 from checks.engine.outcomes import Outcomes
 from checks.evidence.check import CheckRun
 from checks.evidence.probe import ProbeRecord
-from checks.implementations import registry
 from checks.implementations.contract import check_implementation
 from checks.implementations.registry import register, unregister
+from checks.implementations.third_party import THIRD_PARTY_ENV
 from checks.profiles import register_profiles
 from checks.results import ClaimRecord, ImplementationRecord
 from tests.faulty_adapters import FAULTY
@@ -63,10 +63,9 @@ def _verdicts(outcomes: Outcomes) -> dict[str, ClaimRecord]:
 def runs() -> Iterator[tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dict[str, ImplementationRecord]]]:
     """(without the faulty adapters, with them, their contract records), beside the project's own adapters only:
     the third-party libraries a test environment happens to have (transformers) would only add time."""
-    own = tuple(a for a in registry.BUILTIN if type(a).__module__ != "checks.implementations.third_party")
     register_profiles("ci")  # the draws these tests count on, whatever profile an earlier test module loaded
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(registry, "BUILTIN", own)
+        patch.setenv(THIRD_PARTY_ENV, "0")
         yield _faulty_runs()
     register_profiles()
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import hypothesis
 import pytest
-from catalog.works import LESSON_002
 from hypothesis import strategies as st
 
 from checks import Claim, example, given
 from checks.evidence.check import Check
 from checks.evidence.check.runner import run_check
+from claims.catalog.works import LESSON_002
 
 QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 

@@ -64,7 +64,7 @@ def test_names_are_unique_and_capabilities_found():
 
 
 def test_a_bad_spec_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"package\.module:object"):
+    with pytest.raises(ValueError, match=r"expected module:NAME"):
         load("no_colon")
     with pytest.raises(ValueError, match="no_such_module_xyz"):
         load("no_such_module_xyz:Adapter")

@@ -94,7 +94,7 @@ def test_no_text_is_evaluated(path: Path):
 
 def test_the_catalog_and_the_sandbox_are_scanned():
     names = {p.relative_to(ROOT).as_posix() for p in sources()}
-    scanned = {"checks/implementations/document_code.py", "checks/implementations/sandbox.py", "reports/build.py"}
+    scanned = {"claims/catalog/lesson_code.py", "checks/implementations/sandbox.py", "reports/build.py"}
     assert scanned | {"checks/symbolic/decide.py"} <= names
     assert sum(n.startswith("claims/") for n in names) >= 20
 

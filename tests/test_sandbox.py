@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from catalog.lesson_code import DocumentCodeError, ScriptRun, run_script
 
 from checks.implementations import sandbox
+from claims.catalog.lesson_code import DocumentCodeError, ScriptRun, run_script
 
 MODES = ["bubblewrap", "fallback"]
 
@@ -161,11 +161,8 @@ def test_the_lesson_code_a_claim_runs_is_broken_with_the_reason_when_it_misbehav
     root = Path(__file__).resolve().parent.parent
     script = textwrap.dedent(
         """
-        import sys
-
-        sys.path.insert(0, "claims")
-        from catalog import lesson_code as document_code
-        from catalog.lesson_code import DocumentCodeError
+        from claims.catalog import lesson_code as document_code
+        from claims.catalog.lesson_code import DocumentCodeError
 
         honest = document_code.definitions
         document_code.definitions = lambda name: honest(name) + "\\nimport os\\nos.system('id > /tmp/owned')\\n"

@@ -4,7 +4,10 @@ MathML."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import textwrap
 import tomllib
 from collections.abc import Iterator
@@ -194,3 +197,38 @@ def test_a_run_that_finds_no_claim_files_says_where_it_looked(pytester, monkeypa
     assert (
         f"theory-claims: no claim files in {pytester.path / 'claims'}; set claims = '…' in [tool.theory-claims]" in said
     )
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('topics = "nosuch:TOPIC"', "topic 'nosuch:TOPIC': importing nosuch raised ModuleNotFoundError"),
+        ('topics = "json:dumps"', "topic 'json:dumps': json:dumps is not a Topic or a sequence of Topics"),
+        ('implementations = "json"', "implementations 'json': expected module:NAME"),
+    ],
+)
+def test_a_wrong_topic_or_implementation_spec_is_one_line_naming_it(research, table, message):
+    """A repository's topics and implementations are loaded before any claim: a wrong one stops the run with one
+    line naming the spec, never a traceback."""
+    (research / "pyproject.toml").write_text(f'[tool.theory-claims]\nclaims = "claims_of_post"\n{table}\n')
+    (research / "claims_of_post").mkdir()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "checks.engine.plugin",
+            "claims_of_post",
+        ],
+        cwd=research,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith("THEORY_CLAIMS_")} | {"PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -28,11 +28,12 @@ from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
 from checks.evidence import kinds
 from checks.implementations.contract import checked_implementations
-from checks.implementations.registry import load, register
+from checks.implementations.registry import implementations, load, register
 from checks.profiles import register_profiles
 from checks.results.codec import from_json, to_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
+from checks.topics import topics
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"
@@ -106,11 +107,13 @@ def pytest_configure(config: pytest.Config) -> None:
     register_profiles(settings.profile)
     if config.getoption("--results") is None:
         config.option.results = str(settings.results)
-    for spec in config.getoption("--impl"):
-        try:
+    try:
+        topics()  # the repository's topics, then its implementations: a wrong spec is one line naming it
+        implementations()
+        for spec in config.getoption("--impl"):
             register(load(spec))
-        except ValueError as error:
-            raise pytest.UsageError(str(error)) from None
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
     memory_limit.configure(config)
     coverage = Coverage(config)
     config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from checks.config import named_object, said
 from checks.implementations.base import declaration_error
 from checks.implementations.builtin import ReferenceAdapter
 from checks.numerics.domain import Domain, DomainError
@@ -58,21 +58,13 @@ def load(spec: str, option: str = "--impl") -> Any:
     Whatever the adapter's module or constructor raises (an import error, a broken constructor, a
     SystemExit) is that one line, never a traceback.
     """
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise ValueError(f"{option} {spec!r}: expected package.module:object")
-    try:
-        module = importlib.import_module(module_name)
-    except BaseException as error:
-        raise ValueError(f"{option} {spec!r}: importing {module_name} raised {_said(error)}") from None
-    adapter = getattr(module, attribute, None)
-    if adapter is None:
-        raise ValueError(f"{option} {spec!r}: module {module_name} has no {attribute!r}")
+    adapter = named_object(spec, f"{option} {spec!r}")
+    attribute = spec.partition(":")[2]
     if isinstance(adapter, type):
         try:
             adapter = adapter()
         except BaseException as error:
-            raise ValueError(f"{option} {spec!r}: {attribute}() raised {_said(error)}") from None
+            raise ValueError(f"{option} {spec!r}: {attribute}() raised {said(error)}") from None
     name = getattr(adapter, "name", "")
     if not isinstance(name, str) or not name or not capabilities(adapter):
         raise ValueError(
@@ -87,13 +79,6 @@ def load(spec: str, option: str = "--impl") -> Any:
     if wrong:
         raise ValueError(f"{option} {spec!r}: {wrong} (see README 'Implementations')")
     return adapter
-
-
-def _said(error: BaseException) -> str:
-    if isinstance(error, KeyboardInterrupt):
-        raise error
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
 
 
 def register(adapter: Any) -> None:

@@ -8,11 +8,11 @@ package needs an edit for a new topic (docs/topics.md).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 from typing import Any
 
+from checks.config import named_object
 from checks.topics.record import Fingerprint, Topic
 
 OWN = (
@@ -94,17 +94,13 @@ def comparator(name: str) -> Any:
 def _load(spec: str, where: str = "") -> list[Topic]:
     """The topics ``module:NAME`` holds; TopicError with one line naming the spec."""
     label = where or f"topic {spec!r}"
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise TopicError(f"{label}: expected module:NAME (a Topic or a sequence of them)")
     try:
-        module = importlib.import_module(module_name)
-    except Exception as error:
-        raise TopicError(f"{label}: importing {module_name} raised {type(error).__name__}: {error}") from None
-    value = getattr(module, attribute, None)
+        value = named_object(spec, label)
+    except ValueError as error:
+        raise TopicError(str(error)) from None
     found = [value] if isinstance(value, Topic) else list(value) if isinstance(value, Iterable) else []
     if not found or not all(isinstance(t, Topic) for t in found):
-        raise TopicError(f"{label}: {module_name}.{attribute} is not a Topic or a sequence of Topics")
+        raise TopicError(f"{label}: {spec} is not a Topic or a sequence of Topics")
     return found
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from catalog.lesson_code import numpy_table, run_torch_cases
 from checks.results.records import DOCUMENT_CODE
+from claims.catalog.lesson_code import numpy_table, run_torch_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)
 """Tables are built at the smallest of these sizes that holds the positions asked for; none beyond the largest."""

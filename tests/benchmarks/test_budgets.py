@@ -112,7 +112,7 @@ def test_inequality_decision_under_3_seconds(benchmark, lhs, relation, rhs):
 
 def test_a_warm_sandbox_script_beats_a_fresh_interpreter(benchmark):
     """A script in the warm worker takes under half the time of one ``python -c "import numpy"``."""
-    from catalog.lesson_code import run_script
+    from claims.catalog.lesson_code import run_script
 
     run_script("import numpy")  # the worker starts here, not in the timing
     benchmark.pedantic(lambda: run_script("print(1)"), rounds=5, iterations=1)
