@@ -352,7 +352,7 @@ def test_a_repositorys_own_topic_gets_its_matrix_and_finding_with_no_package_edi
     assert contracts["torch-softmax"].capabilities == ["softmax"]
     assert any(f.check == "values" for f in contracts["softmax-wrong-axis"].contract)
     assert not contracts["torch-softmax"].contract and not contracts["reference-numpy"].contract
-    built = _run([installed / "theory-claims", "report"], repo)
+    built = _run([installed / "theory-claims", "report", "--from", str(repo / "site" / "results.json")], repo)
     assert built.returncode == 0, built.stdout + built.stderr
     page = (repo / "site" / "implementations.html").read_text(encoding="utf-8")
     assert "softmax-wrong-axis" in page and "values" in page

@@ -27,13 +27,14 @@ from checks.engine.limits import time_limit
 from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
 from checks.evidence import kinds
+from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import implementations, load, register
 from checks.profiles import register_profiles
 from checks.results.codec import from_json, to_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
-from checks.topics import topics
+from checks.topics import capabilities, topics
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"
@@ -280,6 +281,15 @@ def examines_implementations(claim: Claim) -> bool:
     return any(evidence.examines_implementations() for evidence in claim.evidence)
 
 
+def topics_used(claim: Claim) -> set[str]:
+    """The topics its evidence runs against the registered implementations (``uses=``)."""
+    return {
+        uses
+        for evidence in claim.evidence
+        if evidence.examines_implementations() and (uses := getattr(evidence, "uses", None))
+    }
+
+
 def repeats_exactly(claim: Claim) -> bool:
     """Whether all its evidence gives the same numbers under any seed (untimed experiments, say)."""
     return bool(claim.evidence) and all(evidence.repeats_exactly() for evidence in claim.evidence)
@@ -329,8 +339,9 @@ class ResultsCollector:
         """
         if hasattr(self.config, "workerinput") or self.config.option.collectonly:
             return
-        if any(isinstance(i, ClaimItem) and examines_implementations(i.claim) for i in session.items):
-            self.implementations = checked_implementations()
+        used = {topic for i in session.items if isinstance(i, ClaimItem) for topic in topics_used(i.claim)}
+        if used:
+            self.implementations = checked_implementations(lambda adapter: bool(capabilities(adapter) & used))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "call":
@@ -344,8 +355,11 @@ class ResultsCollector:
         """
         if hasattr(self.config, "workerinput") or not self.records or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
-        if not self.implementations and any(not run.reference for r in self.records for run in r.of(Run)):
-            self.implementations = checked_implementations()
+        named = {run.implementation for r in self.records for run in r.of(Run) if not run.reference}
+        if not self.implementations and named:
+            self.implementations = checked_implementations(
+                lambda adapter: adapter.name in named or is_reference(adapter)
+            )
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize
         seed_text = "derandomized" if derandomized else str(seed or "random")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,11 +44,12 @@ LENGTH, LONGER = 300, 320
 in bfloat16 then differs from one formed in float32), and a longer one called in between."""
 
 
-def checked_implementations() -> list[ImplementationRecord]:
-    """The contract and fingerprint of every registered implementation, in the registry's order."""
+def checked_implementations(wanted: Callable[[Any], bool] = lambda adapter: True) -> list[ImplementationRecord]:
+    """The contract and fingerprint of every registered implementation ``wanted`` keeps (a run's: those offering a
+    topic its claims use, or named by its runs), in the registry's order."""
     from checks.implementations.registry import implementations
 
-    return [checked(adapter) for adapter in implementations()]
+    return [checked(adapter) for adapter in implementations() if wanted(adapter)]
 
 
 _CHECKED: dict[int, tuple[Any, ImplementationRecord]] = {}
