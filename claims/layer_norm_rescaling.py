@@ -86,8 +86,9 @@ def scale_as_epsilon_says(t, inputs, where):
     x_in, weight, bias = (t.xp.array(value) for value in inputs)
     rows = t.xp.to_float64(x_in)
     centred = rows - rows.mean(-1, keepdims=True)
-    limits = torch.finfo(getattr(torch, t.dtype))
-    low = max(-4.0, 0.5 * math.log10(2.0**10 * limits.tiny / float(np.min((centred**2).mean(-1)))))
+    limits, spread = torch.finfo(getattr(torch, t.dtype)), float(np.min((centred**2).mean(-1)))
+    assume(spread > 0)  # a row whose entries round to one value has no scale to change
+    low = max(-4.0, 0.5 * math.log10(2.0**10 * limits.tiny / spread))
     high = min(2.0, math.log10(2.0**-4 * limits.max**0.5 / float(np.max(np.abs(centred)))))
     assume(low < high)
     scaled = t.xp.array(rows * 10.0 ** (low + where * (high - low)))

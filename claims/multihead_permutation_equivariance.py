@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from checks import Claim, given
-from checks.topics.multihead import MULTIHEAD_ATTENTION
+from checks.topics.multihead import MULTIHEAD_ATTENTION, multihead_reference
 from claims.catalog.works import vaswani_2017
 
 claim = Claim(
@@ -38,3 +38,15 @@ def rows_follow_the_tokens(t, inputs, order):
     output = t.xp.to_float64(t.impl.multihead_attention(t.xp.array(x), *arrays, heads))
     reordered = t.impl.multihead_attention(t.xp.array(x[permutation]), *arrays, heads)
     t.close_multihead(reordered, output[np.array(permutation)], (x[permutation], *weights, heads), label="MHA(PX)")
+
+
+@claim.check(uses="multihead_attention")
+@given(inputs=MULTIHEAD_ATTENTION.strategy())
+def heads_as_defined(t, inputs):
+    """Each implementation computes the section's definition: h heads of d/h columns, each scaled by 1/√(d/h),
+    concatenated and multiplied by W_O (the equivariance above is of this function)."""
+    x, *weights, heads = inputs
+    arrays = [t.xp.array(a) for a in (x, *weights)]
+    rounded = [t.xp.to_float64(a) for a in arrays]
+    found = t.impl.multihead_attention(*arrays, heads)
+    t.close_multihead(found, multihead_reference(*rounded, heads), (*rounded, heads), label="MultiHead(X)")

@@ -113,6 +113,7 @@ class Implementation:
         self.domain = domain if domain is not None else Domain.of(adapter)
         self.d_models_seen: list[int] = []
         """The d_model of every call, in order (the last one is the size a failure happened at)."""
+        self._topics: dict[str, Topic] = {}
         self.positions_seen: list[int] = []
         """The largest position of every call that takes positions, in order."""
 
@@ -123,7 +124,7 @@ class Implementation:
     def call(self, topic_name: str, *arguments: Any) -> Any:
         """The adapter's ``topic_name`` method on ``arguments``, as checks compare it (checks.topics.Topic.present)."""
         found, prepared = self._called(topic_name, arguments)
-        present = _topic(topic_name).present
+        present = self._topic(topic_name).present
         return found if present is None else present(self, found, prepared)
 
     def as_given(self, topic_name: str, *arguments: Any) -> Any:
@@ -132,12 +133,18 @@ class Implementation:
 
     def __getattr__(self, name: str) -> Any:
         """``impl.<topic>(...)``: the topic's method (``impl.rope(x, positions)``, ``impl.layer_norm(x, ...)``)."""
-        if name.startswith("_") or name not in _topic_names():
+        if name.startswith("_") or (name not in self.__dict__.get("_topics", {}) and name not in _topic_names()):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return lambda *arguments: self.call(name, *arguments)
 
+    def _topic(self, name: str) -> Topic:
+        """The topic called ``name``, looked up once per bound implementation (a check calls it per example)."""
+        if name not in self._topics:
+            self._topics[name] = _topic(name)
+        return self._topics[name]
+
     def _called(self, topic_name: str, arguments: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
-        topic = _topic(topic_name)
+        topic = self._topic(topic_name)
         prepared = topic.prepare(arguments)
         self._inside(topic.size(prepared), topic.positions(prepared))
         expected = topic.expected(self.xp, prepared) if topic.expected else _like(prepared[0])

@@ -49,7 +49,7 @@ def topics() -> tuple[Topic, ...]:
         for point in entry_points(group=ENTRY_POINTS):
             found += _load(f"{point.value}", f"entry point {point.name!r}")
         _loaded[named] = _unique(found)
-    return _unique([*_loaded[named], *_registered])
+    return _loaded[named] + tuple(_registered)  # register() refuses a name already known
 
 
 def topic(name: str) -> Topic:

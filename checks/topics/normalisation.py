@@ -178,6 +178,19 @@ class NormMutant:
 FUNCTIONAL = FunctionalNorms()
 """The functional adapter, one instance for both topics (one column of the matrix)."""
 
+
+@dataclass(frozen=True)
+class CentredRMSNorm:
+    """A faulty RMSNorm: the mean subtracted first (a LayerNorm without its bias)."""
+
+    name: str = "rms-norm-centred"
+    bug: str = "the mean subtracted, as LayerNorm does"
+
+    def rms_norm(self, x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+        rows = x - x.mean(-1, keepdim=True)
+        return rows / torch.sqrt((rows * rows).mean(-1, keepdim=True) + EPS) * weight
+
+
 LAYER_NORM = Topic(
     name="layer_norm",
     summary="(x − mean) / √(var + ε) · weight + bias over the last axis (biased variance, ε = 1e-5)",
@@ -219,6 +232,7 @@ RMS_NORM = Topic(
     rounding_scale=rms_norm_scale,
     comparators=(close_rms_norm,),
     implementations=(TorchRMSNorm(), FUNCTIONAL),
+    mutants=(CentredRMSNorm(),),
 )
 """RMSNorm over the last axis, with an elementwise weight (no centring, no bias)."""
 
@@ -231,6 +245,7 @@ __all__ = [
     "LAYER_NORM",
     "RMS_NORM",
     "TOPICS",
+    "CentredRMSNorm",
     "FunctionalNorms",
     "NormMutant",
     "TorchLayerNorm",

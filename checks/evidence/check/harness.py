@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -181,7 +182,9 @@ class Trial:
 
             found = comparator(name)
             if found is not None:
-                return lambda *arguments, **keywords: found(self, *arguments, **keywords)
+                bound = functools.partial(found, self)
+                setattr(self, name, bound)  # looked up once per trial: a check calls it per example
+                return bound
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _track(self, ratios: np.ndarray, errors: np.ndarray, allowed: np.ndarray) -> int:

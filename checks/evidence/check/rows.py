@@ -156,6 +156,8 @@ def _key(value: Any) -> Hashable:
     """A value as a set member: what makes two examples the same input."""
     if isinstance(value, np.ndarray):
         return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, tuple | list):  # a topic's inputs: a tuple of arrays (never printed to be compared)
+        return (type(value).__name__, *(_key(part) for part in value))
     try:
         hash(value)
     except TypeError:
