@@ -27,8 +27,6 @@ from checks.results import ClaimRecord, ImplementationRecord
 from tests.faulty_adapters import FAULTY
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.xdist_group("faulty-adapters")
-"""One worker runs this module (``--dist loadgroup``): its module fixture, the costliest of the suite, runs once."""
 CLAIMS = (
     "rope.relative-score",
     "rope.norm-preserving",
