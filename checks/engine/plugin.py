@@ -30,11 +30,11 @@ from checks.evidence import kinds
 from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import implementations, load, register
+from checks.implementations.topics import capabilities, topics
 from checks.profiles import register_profiles
 from checks.results.codec import from_json, to_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
-from checks.topics import capabilities, topics
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"

@@ -24,13 +24,13 @@ import torch
 from hypothesis.errors import UnsatisfiedAssumption
 
 from checks.implementations.loading import EnvironmentProblem, loading_failure
+from checks.implementations.topics import Expected
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import INTERLEAVED
-from checks.topics.record import Expected
 
 if TYPE_CHECKING:
-    from checks.topics.record import Topic
+    from checks.implementations.topics import Topic
 
 
 def backend_name(adapter: Any) -> str:
@@ -56,7 +56,7 @@ BACKEND_NAMES = ("torch", "numpy")
 def declarations() -> dict[str, tuple[str, ...]]:
     """The declarations an adapter may make with one of a few names, and those names: its backend, and each
     topic's (a RoPE pairing, a table's layout)."""
-    from checks.topics import topics
+    from checks.implementations.topics import topics
 
     found = {"backend": BACKEND_NAMES}
     for topic in topics():
@@ -201,13 +201,13 @@ class Implementation:
 
 
 def _topic(name: str) -> Topic:
-    from checks.topics import topic
+    from checks.implementations.topics import topic
 
     return topic(name)
 
 
 def _topic_names() -> tuple[str, ...]:
-    from checks.topics import names
+    from checks.implementations.topics import names
 
     return names()
 

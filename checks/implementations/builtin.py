@@ -24,7 +24,7 @@ class ReferenceAdapter:
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
-            from checks.topics import topics
+            from checks.implementations.topics import topics
 
             for topic in topics():
                 if topic.name == name and self.backend in topic.references:

@@ -29,13 +29,12 @@ from checks.implementations.base import (
 from checks.implementations.dtype_fingerprint import Measured, differences
 from checks.implementations.fingerprint import probe_d_model
 from checks.implementations.loading import EnvironmentProblem
+from checks.implementations.topics import Topic, capabilities, on_backend, topic
 from checks.numerics.backends import BACKENDS
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.tolerances import FLOATS, tolerance
 from checks.results.records import ContractFinding, ImplementationRecord
-from checks.topics import capabilities, topic
-from checks.topics.record import Topic, on_backend
 
 PRECISION_ORDER = ("bfloat16", "float16", "float32", "float64")
 """Dtypes from the coarsest: a table cached by the first call is then the least precise one."""

@@ -215,7 +215,7 @@ def python_name(name: str) -> str:
 
 def every_mutant() -> list[Any]:
     """Every topic's mutants (checks.topics.Topic.mutants), the package's and the repository's."""
-    from checks.topics import topics
+    from checks.implementations.topics import topics
 
     return [mutant for topic in topics() for mutant in topic.mutants]
 

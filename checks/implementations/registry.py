@@ -7,8 +7,8 @@ from typing import Any
 from checks.config import named_object, said
 from checks.implementations.base import declaration_error
 from checks.implementations.builtin import ReferenceAdapter
+from checks.implementations.topics import capabilities, names, topics
 from checks.numerics.domain import Domain, DomainError
-from checks.topics import capabilities, names, topics
 
 REFERENCES: tuple[Any, ...] = (ReferenceAdapter("numpy"), ReferenceAdapter("torch"))
 """The project's references: every topic's, on each backend."""

@@ -11,8 +11,8 @@ from checks.helpers.attention import close_attention, close_pooled, rounding_sca
 from checks.implementations.base import Implementation
 from checks.implementations.builtin import TorchSdpaAttention, array_backend
 from checks.implementations.mutants import ATTENTION_MUTANTS
+from checks.implementations.topics import SEED, Expected, Topic
 from checks.numerics.backends import Backend
-from checks.topics.record import SEED, Expected, Topic
 
 
 def _inputs(

@@ -16,8 +16,8 @@ import numpy as np
 import torch
 
 from checks.helpers.attention import rounding_scale as head_scale
+from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
-from checks.topics.record import Topic
 
 TOKENS = 8
 """Rows of a drawn input."""

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
-from checks.topics.record import Topic
 
 EPS = 1e-5
 """ε added to the variance (and to the mean square), torch's default."""

@@ -29,11 +29,11 @@ from checks.implementations.third_party import (
     XTransformersRope,
     XTransformersSinusoidal,
 )
+from checks.implementations.topics import SEED, Expected, Fingerprint, Topic
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.pairing import INTERLEAVED, LAYOUTS, PAIRINGS, to_document_layout
 from checks.numerics.reference import Reference
 from checks.numerics.tolerances import angle_scale
-from checks.topics.record import SEED, Expected, Fingerprint, Topic
 
 # --- comparators: each a ``t.<name>(...)`` of a check, with the rounding scale it derives from ---------------------
 

@@ -66,7 +66,7 @@ class Check(RunEvidence):
         one row per example; under thorough each of its 100 test cases holds 100 examples
         (checks.evidence.check.harness).
         """
-        from checks.topics import names
+        from checks.implementations.topics import names
 
         unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *names()})
         if unknown:

@@ -178,7 +178,7 @@ class Trial:
         """``t.<comparator>(...)``: a topic's comparator or expectation (checks.topics.Topic.comparators) with this
         trial, such as ``t.close_pe`` of the sinusoidal topic."""
         if not name.startswith("_"):
-            from checks.topics import comparator
+            from checks.implementations.topics import comparator
 
             found = comparator(name)
             if found is not None:

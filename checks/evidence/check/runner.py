@@ -23,11 +23,11 @@ from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
+from checks.implementations.topics import topic
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.size_rules import separating
-from checks.topics import topic
 
 
 def run_check(check: CheckSpec) -> list[CheckRun]:
