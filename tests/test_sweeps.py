@@ -79,6 +79,7 @@ def test_positions_stop_at_the_dtype_limit():
 def test_a_crash_is_an_error_not_a_failure():
     (run,) = _on_the_cpu(Sweep("crash", _crash, ("float32",), (8,), 10))
     assert run.status == "error" and "sweep bug" in run.message
+    assert f"test_sweeps.py:{_crash.__code__.co_firstlineno + 1} in _crash" in run.message, "the sweep's own line"
 
 
 def _signed(s):

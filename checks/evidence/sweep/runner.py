@@ -12,6 +12,7 @@ import time
 
 import torch
 
+from checks.evidence.base import crash_text
 from checks.evidence.sweep.grid import Grid
 from checks.evidence.sweep.record import Equation, SweepRun, SweepSpec
 from checks.numerics.devices import available_devices
@@ -81,8 +82,9 @@ def _execute(sweep: SweepSpec, run: SweepRun, elements: int) -> None:
             torch.cuda.synchronize()
         run.positions = count
         run.status = "passed" if grid.worst.ratio <= 1.0 else "failed"
-    except Exception as crash:  # a crashing sweep is recorded as broken
-        run.status, run.message = "error", f"{type(crash).__name__}: {crash}"[:2000]
+    except Exception as crash:  # a crashing sweep is recorded as broken, with the claim file's line on the way
+        origin = getattr(getattr(sweep.function, "__code__", None), "co_filename", None)
+        run.status, run.message = "error", crash_text(crash, origin)[:2000]
     run.seconds = time.perf_counter() - started
     worst = grid.worst
     run.cases, run.max_error, run.tolerance = grid.cases, worst.error, worst.tolerance
