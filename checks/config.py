@@ -57,7 +57,7 @@ class Settings:
         and adapters are imported from."""
         for folder in (str(self.claims), str(self.root)):
             if folder not in sys.path:
-                sys.path.insert(0, folder)
+                sys.path.append(folder)  # after the standard library and the installed packages: never shadows them
 
     @property
     def results(self) -> Path:
