@@ -83,6 +83,11 @@ def is_reference(adapter: Any) -> bool:
     return bool(getattr(adapter, "reference", False))
 
 
+class ReferenceBroken(RuntimeError):
+    """A reference (the project's, or a topic's) answered with the wrong type, shape, dtype or device: the claim's own
+    computation is wrong, so the check crashes (broken), never a failure of an implementation."""
+
+
 class ImplementationFailure(AssertionError):
     """An implementation under test raised or broke its contract: a failed check, its input the counterexample."""
 
@@ -147,7 +152,10 @@ class Implementation:
         topic = self._topic(topic_name)
         prepared = topic.prepare(arguments)
         self._inside(topic.size(prepared), topic.positions(prepared))
-        expected = topic.expected(self.xp, prepared) if topic.expected else _like(prepared[0])
+        shape = tuple(int(n) for n in getattr(prepared[0], "shape", ()))
+        expected = (
+            topic.expected(self.xp, prepared) if topic.expected else Expected(shape, self.xp.dtype, self.xp.device)
+        )
         return self._call(topic, expected, *topic.to_adapter(self.xp, prepared)), prepared
 
     def _inside(self, d_model: int, positions: np.ndarray | tuple[()]) -> None:
@@ -160,8 +168,15 @@ class Implementation:
 
     def _call(self, topic: Topic, expected: Expected, *args: Any) -> Any:
         method = topic.name
-        if self.reference:
-            return getattr(self.adapter, method)(*args)
+        if self.reference:  # the project's references (and a topic's): their exceptions are crashes, as is a wrong type
+            result = getattr(self.adapter, method)(*args)
+            problem = self._broken(result, expected, finite=False)
+            if problem:
+                raise ReferenceBroken(
+                    f"the reference {self.name}.{method} {problem}: it must answer in the run's dtype and device "
+                    "(were its arguments put there with t.xp.array?)"
+                )
+            return result
         before = [_copy(arg) for arg in args]
         try:
             result = getattr(self.adapter, method)(*args)
@@ -178,8 +193,8 @@ class Implementation:
             raise self._failure(topic, args, problem)
         return result
 
-    def _broken(self, result: Any, expected: Expected) -> str | None:
-        """How ``result`` breaks the output contract (None when it keeps it)."""
+    def _broken(self, result: Any, expected: Expected, finite: bool = True) -> str | None:
+        """How ``result`` breaks the output contract (None when it keeps it); ``finite=False`` lets inf and NaN by."""
         kind = np.ndarray if self.xp.name == "numpy" else torch.Tensor
         if not isinstance(result, kind):
             return f"returned {_type_name(result)}, not {kind.__module__.split('.')[0]}.{kind.__name__}"
@@ -190,9 +205,11 @@ class Implementation:
             return f"returned {dtype} for {expected.dtype}"
         if device != expected.device:
             return f"returned a result on {device}, not {expected.device}"
-        finite = np.isfinite(self.xp.to_float64(result))
-        if self.finite and not finite.all():
-            return f"returned {int((~finite).sum())} non-finite value(s) of {finite.size}"
+        if not (finite and self.finite):
+            return None
+        finite_values = np.isfinite(self.xp.to_float64(result))
+        if not finite_values.all():
+            return f"returned {int((~finite_values).sum())} non-finite value(s) of {finite_values.size}"
         return None
 
     def _failure(self, topic: Topic, args: Any, problem: str) -> ImplementationFailure:
@@ -224,10 +241,6 @@ def describe(value: Any) -> str:
         return f"{len(value)} × position {low}" if low == high else f"{len(value)} positions {low} … {high}"
     shape = "×".join(str(int(n)) for n in value.shape)
     return f"{dtype} {type(value).__name__} {shape} on {device}"
-
-
-def _like(x: Any) -> Expected:
-    return Expected(tuple(int(n) for n in x.shape), *_dtype_device(x))
 
 
 def _dtype_device(value: Any) -> tuple[str, str]:
