@@ -36,8 +36,7 @@ def configured() -> list[Any]:
 
 def _distinct(adapters: list[Any]) -> list[Any]:
     """Each adapter once (a topic's implementation may also be named by a repository)."""
-    seen: set[int] = set()
-    return [a for a in adapters if not (id(a) in seen or seen.add(id(a)))]
+    return list({id(adapter): adapter for adapter in adapters}.values())  # first place of each kept
 
 
 def by_name(name: str) -> Any:
