@@ -83,6 +83,18 @@ KEYS = {
     "implementations": "",
 }
 """Each key of the table with its default (paths relative to the root; sentences: SOURCES/sentences)."""
+MEANINGS = {
+    "claims": "the claim files (every *.py not starting with _)",
+    "sources": "the documents claims quote",
+    "sentences": "the sentence classes: one TOML file per document, named after it",
+    "out": "what a run writes: results, the site, junit.xml and coverage",
+    "evidence": "results files measured elsewhere (a GPU machine), merged into every report",
+    "profile": "the Hypothesis profile: dev (random), ci (derandomized), thorough (10,000 examples)",
+    "language": "the documents' language for sentence splitting (an ISO code; Korean is found by itself)",
+    "topics": "the repository's own topics, module:NAME separated by spaces",
+    "implementations": "adapters every run registers, module:NAME separated by spaces",
+}
+"""What each key of the table is (the comment ``init`` writes above it)."""
 NAMES = ("profile", "language")
 """The settings that are names, not folders."""
 SPECS = ("topics", "implementations")
@@ -129,6 +141,17 @@ def find_root(start: Path | None = None) -> Path:
 
 def _table(path: Path) -> tuple[dict[str, str], bool]:
     """The table's settings, checked (unknown keys, wrong types), and whether the file has the table."""
+    try:
+        stat = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return {}, False
+    table, configured = _parsed_table(path, stat.st_mtime_ns, stat.st_size)
+    return dict(table), configured
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_table(path: Path, mtime_ns: int, size: int) -> tuple[dict[str, str], bool]:
+    """``_table`` of the file as it is at this modification time and size (read once, not on every lookup)."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

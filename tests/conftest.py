@@ -12,6 +12,16 @@ if str(ROOT) not in sys.path:  # the catalog's helpers (claims.catalog), as clai
     sys.path.insert(0, str(ROOT))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_between_workers(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> None:
+    """Under pytest-xdist, the report tests' real records are evaluated once for all workers (in the folder above
+    each worker's own temporary folder), not once per worker."""
+    from tests import report_fixtures
+
+    if worker_id != "master":
+        report_fixtures.SHARED = tmp_path_factory.getbasetemp().parent
+
+
 @pytest.fixture(autouse=True)
 def lesson_documents(monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine's tests quote the three lesson documents from claim files in folders of their own (a pytester
