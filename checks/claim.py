@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from checks.errata import Erratum
+from checks.errata import AGREES_WITH, SEVERITIES, Erratum
 from checks.evidence import Evidence
 from checks.evidence.check import BACKENDS, Check
 from checks.evidence.derivation import Derivation, Derive
@@ -68,6 +68,13 @@ class Claim:
         named = [self.erratum.sentence, *self.erratum.also] if self.erratum is not None else []
         if strangers := [sentence for sentence in named if sentence and sentence not in texts]:
             raise ValueError(f"claim {self.id}: its erratum names a sentence it does not quote: {strangers[0]!r}")
+        if self.erratum is not None and not self.erratum.agrees_with(self.expect):
+            agreeing = [s for s, verdicts in AGREES_WITH.items() if self.expect in verdicts]
+            raise ValueError(
+                f"claim {self.id}: a {self.erratum.severity} erratum says '{SEVERITIES[self.erratum.severity]}', "
+                f"which an expected verdict {self.expect} contradicts; "
+                + (f"its severity is one of {', '.join(agreeing)}" if agreeing else f"a {self.expect} claim has none")
+            )
         if self.erratum is not None:
             try:
                 self.erratum.fields  # noqa: B018 - parsed now, so a malformed field fails at declaration

@@ -27,9 +27,20 @@ SEVERITIES: dict[str, str] = {
     "precision": "true in exact arithmetic; fails only in low precision or at extreme positions",
     "implementation": "true of what the text presents; an implementation (the document's code, a size the text "
     "never uses) departs from it",
-    "note": "true where the document uses it; a remark for the record",
+    "note": "a remark for the record; no change to the sentence is proposed",
 }
 """The scale, most serious first: errata are listed in this order."""
+AGREES_WITH: dict[str, tuple[str, ...]] = {
+    "error": ("refuted",),
+    "condition": ("qualified",),
+    "precision": ("proved", "holds", "qualified"),
+    "implementation": ("proved", "holds", "qualified"),
+    "note": ("proved", "holds", "qualified", "refuted"),
+}
+"""The verdicts each severity's description is true beside: "false as stated" only beside refuted, "true only under
+a condition" only beside qualified, "true in exact arithmetic" and "true of what the text presents" never beside
+refuted. A claim declares only an agreeing severity, and a page shows an erratum only beside a verdict it agrees
+with."""
 FOR_READERS = ("error", "condition")
 """The severities that mislead a document's reader: the document's errata, the sentences to fix."""
 FOR_IMPLEMENTERS = ("precision", "implementation", "note")
@@ -75,6 +86,10 @@ class Erratum:
         """(sentence, wording) for every sentence it corrects: the one it names (else ``first_quote``, the claim's
         first), then ``also``'s."""
         return [(self.sentence or first_quote, self.wording), *self.also.items()]
+
+    def agrees_with(self, verdict: str) -> bool:
+        """Whether its severity's description is true beside ``verdict`` (AGREES_WITH)."""
+        return str(verdict) in AGREES_WITH[self.severity]
 
     @property
     def for_readers(self) -> bool:

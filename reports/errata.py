@@ -28,8 +28,6 @@ FOLDER = "errata"
 IMPLEMENTERS = "for-implementers"
 """The implementers' list's file name (without suffix) in FOLDER."""
 BOM = "\ufeff"
-MISLEADING = ("refuted", "qualified")
-"""The verdicts under which a reader's erratum is shown (a claim that now holds shows none)."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +145,7 @@ def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...])
         record = claim.record
         if record.erratum is None or record.erratum.severity not in severities:
             continue
-        if record.erratum.for_readers and str(claim.verdict) not in MISLEADING:
+        if not record.erratum.agrees_with(str(claim.verdict)):
             continue
         corrected = record.corrected
         key = record.erratum.point or (f"sentence:{corrected[0][0].text}" if corrected else "")

@@ -12,7 +12,7 @@ import pytest
 
 from checks import Claim, Document, Erratum
 from checks.engine.discovery import claim_files, claims_index, load_claims
-from checks.errata import SEVERITIES
+from checks.errata import AGREES_WITH, SEVERITIES
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, write_fixture_results
 
@@ -225,3 +225,61 @@ def test_the_sentences_of_one_erratum_make_one_row_each_with_its_line(tmp_path):
     assert [p["line"] for p in row["places"]] == lines
     markdown = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.md").read_text(encoding="utf-8")
     assert f"Line {lines[0]}, section:" in markdown
+
+
+CONTRADICTING = [
+    (severity, verdict)
+    for severity in SEVERITIES
+    for verdict in ("proved", "holds", "qualified", "refuted")
+    if verdict not in AGREES_WITH[severity]
+]
+
+
+@pytest.mark.parametrize(("severity", "verdict"), CONTRADICTING)
+def test_an_erratum_whose_severity_contradicts_the_expected_verdict_is_refused(severity, verdict):
+    """Issue 45: "false as stated" beside qualified, "true only under a condition" beside refuted, "true in exact
+    arithmetic" beside refuted are refused when the claim is declared, saying which severities fit."""
+    quote = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    erratum = Erratum(severity, "what is wrong", wording="M_k는 k에만 달려 있습니다.")
+    with pytest.raises(ValueError, match=f"a {severity} erratum says .* which an expected verdict {verdict}"):
+        Claim(id="a.b", title="t", statement="s", sources=[quote], expect=verdict, erratum=erratum)
+
+
+def test_every_severity_says_only_what_its_verdicts_allow():
+    """The descriptions the pages print beside a verdict: a note asserts nothing of the sentence's truth."""
+    for severity, text in SEVERITIES.items():
+        allowed = set(AGREES_WITH[severity])
+        if "false as stated" in text:
+            assert allowed == {"refuted"}, severity
+        if "true only under a condition" in text:
+            assert allowed == {"qualified"}, severity
+        if "true in exact arithmetic" in text or "true of what the text presents" in text:
+            assert "refuted" not in allowed, severity
+    assert not re.search(r"\b(true|false)\b", SEVERITIES["note"])
+
+
+def test_a_note_beside_qualified_reads_as_a_remark_and_an_erratum_the_run_contradicts_is_withheld(tmp_path):
+    """Issue 45: a note erratum showed "note: true where the document uses it" beside a qualified verdict. A claim
+    declared refuted with an error erratum that now holds shows no badge and says why its erratum is withheld."""
+    from checks.results import write_results
+    from tests.records import claim_record, environment
+
+    quote = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    note = Erratum("note", "Decided only at positions below 12.")
+    error = Erratum("error", "It depends on m too.", wording="M_k는 k에만 달려 있습니다(고친 문장).")
+    records = [
+        claim_record("a.note", "qualified", "qualified", sources=[quote], erratum=note),
+        claim_record("a.error", "holds", "refuted", sources=[quote], erratum=error),
+    ]
+    results = tmp_path / "r.json"
+    write_results(results, records, environment())
+    build_site([results], tmp_path / "html")
+    noted = (tmp_path / "html" / "claims" / "a.note.html").read_text(encoding="utf-8")
+    assert f"note</span> {SEVERITIES['note']}" in noted and "true where" not in noted
+    withheld = (tmp_path / "html" / "claims" / "a.error.html").read_text(encoding="utf-8")
+    assert "Erratum withheld" in withheld and "Could read" not in withheld
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    row = index.split('id="row-a.error"')[1].split("</tr>")[0]
+    assert 'class="severity' not in row
+    errata = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.md").read_text(encoding="utf-8")
+    assert "고친 문장" not in errata

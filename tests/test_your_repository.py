@@ -232,3 +232,36 @@ def test_a_wrong_topic_or_implementation_spec_is_one_line_naming_it(research, ta
     )
     assert done.returncode == 4, done.stdout + done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_init_writes_every_key_and_a_gitignore_and_overwrites_nothing(tmp_path, monkeypatch):
+    """Issue 45: init left out evidence and language and wrote no .gitignore for the out folder and .hypothesis/.
+    A second init (another document) keeps the table as the researcher edited it and adds no line twice."""
+    for name in [*config.VARIABLES.values(), "THEORY_CLAIMS_ROOT"]:
+        monkeypatch.delenv(name, raising=False)
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    (repository / ".gitignore").write_text("*.pyc", encoding="utf-8")  # the researcher's own, no final newline
+    (tmp_path / "post.txt").write_text(POST, encoding="utf-8")
+    monkeypatch.chdir(repository)
+    earlier = config.chosen()
+    try:
+        assert main(["init", str(tmp_path / "post.txt")]) == 0
+        table = tomllib.loads((repository / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["theory-claims"]
+        assert set(table) == set(config.KEYS)
+        assert table["evidence"] == "reports/evidence" and table["language"] == "en"
+        assert config.load(repository).sentences == repository / "sources" / "sentences"
+        assert (repository / ".gitignore").read_text(encoding="utf-8").splitlines() == [
+            "*.pyc",
+            "# written by theory-claims init: what a run writes",
+            "reports/html/",
+            ".hypothesis/",
+        ]
+        pyproject = (repository / "pyproject.toml").read_text(encoding="utf-8").replace('"dev"', '"ci"')
+        (repository / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+        (tmp_path / "other.txt").write_text(POST.replace("Sinusoidal", "Other"), encoding="utf-8")
+        assert main(["init", str(tmp_path / "other.txt")]) == 0
+        assert (repository / "pyproject.toml").read_text(encoding="utf-8") == pyproject
+        assert (repository / ".gitignore").read_text(encoding="utf-8").count("reports/html/") == 1
+    finally:
+        config.restore(earlier)

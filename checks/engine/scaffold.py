@@ -135,21 +135,40 @@ def _quoted(text: str) -> str:
     return f'"{body}"'
 
 
-TABLE_TEXT = """
-[tool.theory-claims]
-claims = "claims"
-sources = "sources"
-# sentences = "sources/sentences"   (the default: the sources folder's sentences/)
-out = "reports/html"
-profile = "dev"
-"""
-"""The table ``init`` writes: every setting at its default, so that the file says where things are."""
+def table_text() -> str:
+    """The table ``init`` writes: every key of checks.config.KEYS at its default, each under a comment saying what
+    it is, so that the file says where things are (a key whose default is empty stays empty)."""
+    from checks import config
+
+    lines = [f"[{config.TABLE}]"]
+    for key, default in config.KEYS.items():
+        value = default or (f"{config.KEYS['sources']}/sentences" if key == "sentences" else "")
+        lines += [f"# {config.MEANINGS[key]}", f'{key} = "{value}"']
+    return "\n".join(lines) + "\n"
+
+
+IGNORED = (".hypothesis/",)
+"""What a run leaves in the repository besides the out folder: Hypothesis's example database."""
+
+
+def ignore_outputs(root: Path, out: str) -> Path | None:
+    """Add the out folder and IGNORED to ``root/.gitignore`` (created if missing), each line only if absent; returns
+    the file when it wrote to it."""
+    path = root / ".gitignore"
+    existing = path.read_text(encoding="utf-8") if path.exists() else ""
+    present = {line.strip().strip("/") for line in existing.splitlines()}
+    missing = [line for line in (f"{out.strip('/')}/", *IGNORED) if line.strip("/") not in present]
+    if not missing:
+        return None
+    head = existing if not existing or existing.endswith("\n") else existing + "\n"
+    write_text(path, head + "# written by theory-claims init: what a run writes\n" + "\n".join(missing) + "\n")
+    return path
 
 
 def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path]:
     """Give the repository at ``root`` a ``[tool.theory-claims]`` table (appended to its pyproject.toml, or in
-    a new one), ``sources/`` holding a copy of ``document``, and a first out-of-scope claim quoting its first
-    sentence; nothing that exists is overwritten. Returns what was written."""
+    a new one), a .gitignore for what runs write, ``sources/`` holding a copy of ``document``, and a first
+    out-of-scope claim quoting its first sentence; nothing that exists is overwritten. Returns what was written."""
     from checks import config
 
     try:
@@ -162,12 +181,11 @@ def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path
     pyproject = root / "pyproject.toml"
     existing = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
     if "[tool.theory-claims]" not in existing:
-        write_text(
-            pyproject,
-            existing.rstrip("\n") + ("\n" if existing else "") + TABLE_TEXT.lstrip("\n" if not existing else ""),
-        )
+        write_text(pyproject, existing.rstrip("\n") + ("\n\n" if existing else "") + table_text())
         written.append(pyproject)
     settings = config.load(root)
+    if ignored := ignore_outputs(root, settings.shown(settings.out)):
+        written.append(ignored)
     settings.sentences.mkdir(parents=True, exist_ok=True)
     settings.claims.mkdir(parents=True, exist_ok=True)
     copy = settings.sources / document.name
