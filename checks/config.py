@@ -33,7 +33,7 @@ class Settings:
     claims: Path
     """The claim files (every ``*.py`` not starting with ``_``)."""
     sources: Path
-    """The documents claims quote: one UTF-8 ``.txt`` file each."""
+    """The documents claims quote, read in place: one UTF-8 ``.md``, ``.tex`` or ``.txt`` file each."""
     sentences: Path
     """The sentence classes: one TOML file per document, named after it."""
     out: Path

@@ -21,6 +21,7 @@ entries that name no such sentence (after a document edit), which the catalog's 
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,17 +29,19 @@ from pathlib import Path
 from typing import Literal
 
 import checks.config as config
+import checks.markup as markup
 import checks.segmentation as segmentation
 from checks.sources import document_text
 
 CATEGORIES: dict[str, str] = {
     "heading": "a title, section heading or label",
-    "demo": "a demo's or figure's heading, caption, legend, control or instruction",
-    "objective": "a learning objective, checklist item or question put to the reader",
-    "code": "a line of code (the lesson's code is checked as an implementation, not line by line)",
+    "demo": "an interactive demo's or a figure's heading, caption, legend, control or instruction",
+    "objective": "a goal, checklist item or question put to the reader (a learning objective)",
+    "code": "a line of code (a document's code is checked as an implementation, not line by line)",
     "example": "example data: tokens, sentences, a table's header",
     "notation": "a definition of a symbol or term: a stipulation, not an assertion",
     "framing": "framing, transition, metadata or an analogy's set-up that asserts nothing checkable",
+    **{kind: meaning for kind, meaning in markup.KINDS.items() if kind not in ("heading", "code")},
 }
 """The categories of a sentence that is not a claim, each with what it covers."""
 SentenceClass = Literal["checked", "out-of-scope", "not-a-claim", "unchecked", "unclassified"]
@@ -147,9 +150,24 @@ class Classified:
         }
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every sentence, leading and trailing spaces trimmed (checks.segmentation)."""
-    return segmentation.sentence_spans(text, config.current().language)
+def sentence_spans(text: str, document: str = "") -> list[tuple[int, int]]:
+    """(start, end) of every sentence of the prose, leading and trailing spaces trimmed (checks.segmentation)."""
+    return [(start, end) for start, end, kind in units(text, document) if not kind]
+
+
+def units(text: str, document: str = "") -> list[tuple[int, int, str]]:
+    """(start, end, kind) of what coverage counts, in order: each sentence of the prose (kind "") and each block of
+    markup (checks.markup: a heading, a display formula, a table…), one unit each. A document named without a
+    format's suffix (a test's text) is plain text."""
+    language = config.current().language
+    shape = markup.layout(document if Path(document).suffix else "text.txt", text)
+    found = [(b.start, b.end, b.kind) for b in shape.blocks]
+    for start, end in shape.prose:
+        if shape.joined:
+            found += [(a, b, "") for a, b in segmentation.paragraph_spans(text, start, end, language)]
+        else:
+            found += [(start + a, start + b, "") for a, b in segmentation.sentence_spans(text[start:end], language)]
+    return sorted(found)
 
 
 def classification_path(document: str, folder: Path | None = None) -> Path:
@@ -198,21 +216,29 @@ def _entry(row: object, where: str) -> Entry:
 def classify(document: str, text: str, quotes: Iterable[Quoting], entries: list[Entry]) -> Classified:
     """Give every sentence of ``text`` its class: by the quotes over it, else by its entry, else unclassified."""
     placed = [(start, start + len(q.text), q) for q in quotes if q.text and (start := text.find(q.text)) >= 0]
-    by_text = {entry.text: entry for entry in entries}
+    by_text = {_spaced(entry.text): entry for entry in entries}
     used: set[str] = set()
     sentences = []
-    for index, (start, end) in enumerate(sentence_spans(text)):
+    for index, (start, end, kind) in enumerate(units(text, document)):
         sentence = Sentence(index, start, end, text[start:end])
         over = [q for a, b, q in placed if a < end and start < b]
-        if over:
+        if kind and not over:  # markup: classified by what it is
+            sentence.sentence_class, sentence.category = "not-a-claim", kind
+        elif over:
             sentence.claims = {q.claim_id: q.verdict for q in over}
             sentence.sentence_class = "checked" if any(q.in_scope for q in over) else "out-of-scope"
-        elif (entry := by_text.get(sentence.text)) is not None:
+        elif (entry := by_text.get(_spaced(sentence.text))) is not None:
             used.add(entry.text)
             sentence.sentence_class = entry.sentence_class
             sentence.category, sentence.note = entry.category, entry.unchecked
         sentences.append(sentence)
     return Classified(document, sentences, [e.text for e in entries if e.text not in used])
+
+
+def _spaced(text: str) -> str:
+    """``text`` with each line break (and the spaces around it) as one space: an entry names a sentence that a
+    paragraph breaks over lines on one line."""
+    return re.sub(r"[ \t]*\r?\n[ \t]*", " ", text)
 
 
 def classify_document(document: str, quotes: Iterable[Quoting], folder: Path | None = None) -> Classified:
@@ -228,7 +254,7 @@ def classify_document(document: str, quotes: Iterable[Quoting], folder: Path | N
 def entry_line(text: str, category: str = "", unchecked: str = "") -> str:
     """One entry as a line of a classification file (used by ``checks sentences`` for the ones still to write)."""
     value = f"category = {_toml_string(category)}" if category else f"unchecked = {_toml_string(unchecked)}"
-    return f"  {{ text = {_toml_string(text)}, {value} }},"
+    return f"  {{ text = {_toml_string(_spaced(text))}, {value} }},"
 
 
 def _toml_string(value: str) -> str:

@@ -38,6 +38,13 @@ def sentence_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     return spans
 
 
+def paragraph_spans(text: str, start: int, end: int, language: str = "en") -> list[tuple[int, int]]:
+    """(start, end) of every sentence of the paragraph ``text[start:end]``, whose lines are one run of text (Markdown,
+    LaTeX): a sentence may go on over a line break."""
+    flat = re.sub(r"[\r\n~]", " ", text[start:end])  # ~: LaTeX's unbreakable space ("Fig.~2" stays whole)
+    return [(start + a, start + b) for a, b in sentence_spans(flat, language)]
+
+
 def _segmented(text: str, language: str) -> Iterator[tuple[int, str]]:
     """(start, piece) of each sentence pysbd finds, line by line."""
     segmenter = _segmenter(language)

@@ -1,8 +1,9 @@
 """The source documents, the quotes claims take from them, and the published works claims cite.
 
-A document is any UTF-8 ``.txt`` file of the repository's sources folder (``sources`` in ``[tool.theory-claims]``,
-default ``sources/``; checks.config): dropping one there gives it a page, its coverage and
-``theory-claims new --document`` with no code change.
+A document is any UTF-8 ``.txt``, ``.md`` or ``.tex`` file of the repository's sources folder (``sources`` in
+``[tool.theory-claims]``, default ``sources/``, any folder such as ``docs/``; checks.config), read where it is:
+dropping one there gives it a page, its coverage and ``theory-claims new --document`` with no code change. Its
+markup (checks.markup) gives its headings and the blocks that hold no sentence.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import checks.config as config
+from checks.markup import FORMATS, Block, layout
 
 
 def sources_dir() -> Path:
@@ -23,8 +25,9 @@ def sources_dir() -> Path:
 
 
 def documents(folder: Path | None = None) -> list[str]:
-    """The names of the documents: the .txt files of sources/ (the only names a quote may give)."""
-    return sorted(p.name for p in (folder or sources_dir()).glob("*.txt") if p.is_file())
+    """The names of the documents: the files of sources/ in a format checks.markup reads (.txt, .md, .tex), the only
+    names a quote may give."""
+    return sorted(p.name for p in (folder or sources_dir()).iterdir() if p.is_file() and p.suffix in FORMATS)
 
 
 def document_text(document: str, folder: Path | None = None) -> str:
@@ -37,7 +40,7 @@ def _document_text(document: str, folder: Path) -> str:
     if document not in documents(folder):
         raise FileNotFoundError(
             f"no document {document!r} in {folder} (known: {', '.join(documents(folder)) or 'none'}); "
-            f"a document is a .txt file of the sources folder: {WHERE_SOURCES}"
+            f"a document is a {', '.join(FORMATS)} file of the sources folder: {WHERE_SOURCES}"
         )
     try:
         return (folder / document).read_text(encoding="utf-8")
@@ -75,8 +78,8 @@ class Quote:
         """Raise ValueError unless the section is a heading of the document and the quote occurs in that section
         verbatim (checks.sections)."""
         text = document_text(self.document)
-        if self.section.strip() not in headings(text):
-            close = nearest(self.section, headings(text))
+        if self.section.strip() not in headings(text, self.document):
+            close = nearest(self.section, headings(text, self.document))
             raise ValueError(
                 f"section {self.section!r} is not a heading of {self.document}"
                 + (f"; nearest: {', '.join(map(repr, close))}" if close else "")
@@ -87,8 +90,8 @@ class Quote:
                 f"quote not found verbatim in {self.document} ({self.section}): {self.text!r}; "
                 "copy the sentence exactly from the document" + (f"; nearest sentence: {close[0]!r}" if close else "")
             )
-        if not in_section(text, self.section, self.text):
-            found = section_of(text, self.text)
+        if not in_section(text, self.section, self.text, self.document):
+            found = section_of(text, self.text, self.document)
             raise ValueError(
                 f"quote {self.text[:60]!r} is in {self.document} but not under the heading {self.section!r}"
                 + (f"; it stands under {found!r}" if found else "")
@@ -99,9 +102,28 @@ HEADING_LENGTH = 80
 """A heading is a line of the document of at most this many characters."""
 
 
-def headings(text: str) -> list[str]:
-    """The lines a section may name: every non-empty line of at most HEADING_LENGTH characters, stripped."""
+def headings(text: str, document: str = "") -> list[str]:
+    """The names a section may be given. In a document with markup (Markdown, LaTeX): each heading's title, and its
+    line as written (``## 4 Why``, ``\\section{Why}``). In plain text: every non-empty line of at most
+    HEADING_LENGTH characters, stripped."""
+    if marked := _marked_headings(text, document):
+        return [name for block in marked for name in (block.title, text[block.start : block.end].strip())]
     return [line.strip() for line in text.splitlines() if line.strip() and len(line.strip()) <= HEADING_LENGTH]
+
+
+def title_of(section: str, text: str, document: str = "") -> str:
+    """The words of the heading ``section`` names, without its markers (``## 4 Why`` → ``4 Why``): what pages show."""
+    for block in _marked_headings(text, document):
+        if section.strip() in (block.title, text[block.start : block.end].strip()):
+            return block.title
+    return section.strip()
+
+
+def _marked_headings(text: str, document: str) -> tuple[Block, ...]:
+    """The headings checks.markup reads in a document with markup; none in plain text (or a text with no name)."""
+    if not document or Path(document).suffix not in FORMATS or not layout(document, text).joined:
+        return ()
+    return layout(document, text).headings
 
 
 MARKDOWN_HEADING = re.compile(r"(#{1,6})\s")
@@ -120,10 +142,24 @@ def _rank(line: str) -> tuple[str, int] | None:
     return None
 
 
-def section_spans(text: str, section: str) -> list[tuple[int, int]]:
-    """Where the section headed ``section`` runs, for each line that heads it: from that line to the next
-    heading of the same kind and no lower level ('## a' ends at the next '#' or '##'; '2. b' at '3. c'), or to
+def is_heading_line(line: str) -> bool:
+    """Whether a line of plain text is a structural heading (``## …``, ``2.1 …``)."""
+    return _rank(line) is not None
+
+
+def section_spans(text: str, section: str, document: str = "") -> list[tuple[int, int]]:
+    """Where the section headed ``section`` runs, for each heading that names it.
+
+    With markup: from the heading to the next heading of its level or above. In plain text: from that line to the
+    next heading of the same kind and no lower level ('## a' ends at the next '#' or '##'; '2. b' at '3. c'), or to
     the end of the document for a heading of no such kind (a short line)."""
+    if marked := _marked_headings(text, document):
+        spans = []
+        for number, block in enumerate(marked):
+            if section.strip() in (block.title, text[block.start : block.end].strip()):
+                later = (b.start for b in marked[number + 1 :] if b.level <= block.level)
+                spans.append((block.start, next(later, len(text))))
+        return spans
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
@@ -143,14 +179,17 @@ def section_spans(text: str, section: str) -> list[tuple[int, int]]:
     return spans
 
 
-def in_section(text: str, section: str, quote: str) -> bool:
+def in_section(text: str, section: str, quote: str, document: str = "") -> bool:
     """Whether ``quote`` occurs in a span of the section ``section`` heads."""
-    return any(text.find(quote, start, end) >= 0 for start, end in section_spans(text, section))
+    return any(text.find(quote, start, end) >= 0 for start, end in section_spans(text, section, document))
 
 
-def section_of(text: str, quote: str) -> str | None:
-    """The nearest structural heading ('#' or numbered) above the quote's first occurrence, if any."""
+def section_of(text: str, quote: str, document: str = "") -> str | None:
+    """The nearest structural heading above the quote's first occurrence, if any (with markup: its title)."""
     at = text.find(quote)
+    if marked := _marked_headings(text, document):
+        above = [block.title for block in marked if block.start <= max(at, 0)]
+        return above[-1] if above else None
     above = [line.strip() for line in text[: max(at, 0)].splitlines() if _rank(line) is not None]
     return above[-1] if above else None
 

@@ -115,7 +115,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             for quote in claim.record.placed
             if quote.document == name and (formula.span in quote.text or quote.text in formula.span)
         ]
-        section = quoting[0][1].section if quoting else section_of(text, formula.span) or ""
+        section = quoting[0][1].section if quoting else section_of(text, formula.span, name) or ""
         kinds = " and ".join(dict.fromkeys(p.kind for p in formula.problems))
         rows.append(
             ErratumRow(

@@ -1,4 +1,4 @@
-"""The terms the report cannot do without, each in words a reader of the lessons knows (the glossary page)."""
+"""The terms the report cannot do without, each in words a reader of the documents knows (the glossary page)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ TERMS: dict[str, str] = {
     "example": "One input a property test tried (a position, a d_model, a pair of vectors).",
     "sweep": "Every position × pair × offset of a grid checked at once, instead of sampled examples.",
     "case": "One equation at one grid point of a sweep.",
-    "implementation": "A piece of code under test: the lessons' own code, PyTorch or NumPy versions, libraries.",
+    "implementation": "A piece of code under test: a document's own code, PyTorch or NumPy versions, libraries.",
     "contract": "What every implementation must do before its answers count: the right shape, type and no crash.",
     "experiment": "A small training or timing run, designed in the claim file before it ran: what is compared, "
     "how it is measured, with which seeds, and the rule that decides.",
@@ -46,7 +46,7 @@ TERMS: dict[str, str] = {
     "regime": "One setting an experiment is repeated in (a sequence length, a task); each is decided alone.",
     "seed": "The number that fixes an experiment's randomness, so the same seed gives the same result.",
     "95 % interval": "The range the average effect lies in with 95 % confidence, from resampling the seeds.",
-    "d_model": "The length of each word's vector (the lessons use 4, 64 and 512).",
+    "d_model": "The length of each word's vector (the model's width).",
     "pair (i)": "Entries 2i and 2i+1 of a position vector: one sin and one cos, a clock hand turning at ω_i.",
 }
 """Each term with its meaning, in the order the page lists them."""

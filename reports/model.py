@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from checks.evidence import Evidence, kinds
@@ -24,7 +24,7 @@ from checks.results import (
     read_results,
 )
 from checks.results.records import DOCUMENT_CODE
-from checks.sources import documents
+from checks.sources import Quote, document_text, documents, title_of
 from checks.verdicts import Verdict, most_severe
 
 RUN_SEVERITY = ("error", "failed", "passed", "skipped")
@@ -269,7 +269,8 @@ def load(paths: list[Path]) -> Site:
 
 
 def _quotes_documents(source: Source, record: ClaimRecord) -> None:
-    """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused."""
+    """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused. Each quote's
+    section is then shown by its heading's words, without markup (``## 4 Why`` → ``4 Why``)."""
     known = documents()
     for quote in record.placed:
         if quote.document not in known:
@@ -277,6 +278,15 @@ def _quotes_documents(source: Source, record: ClaimRecord) -> None:
                 f"{source.path}: claim {record.id!r} quotes document {quote.document!r}, which is not a file of "
                 f"sources/ (known: {', '.join(known)}); nothing was published"
             )
+    record.sources = [_titled(quote) for quote in record.sources]
+
+
+def _titled(quote: Quote) -> Quote:
+    try:
+        text = document_text(quote.document)
+    except (OSError, ValueError):
+        return quote
+    return replace(quote, section=title_of(quote.section, text, quote.document))
 
 
 def _ordered(known: tuple[str, ...], seen: set[str]) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from checks import config, segmentation, sources
+from checks import config, markup, segmentation, sources
 from checks.coverage import CATEGORIES, ClassificationError, Classified, Entry, classification_path, read_entries
 from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
@@ -18,7 +18,7 @@ from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug
 
 HASHED_NAME = re.compile(r"(\d{3})_[0-9a-f]{16}\.txt")
-"""The lesson documents' file names: a number and a hash."""
+"""Documents named by a number and a hash (as this repository's lessons are)."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class DocumentInfo:
 
     @property
     def short(self) -> str:
-        """The label the index gives it: "000" for the lesson documents' "000_<hash>.txt", else the file's stem."""
+        """The label the index gives it: "000" for a document named "000_<hash>.txt", else its file name (a .txt
+        one without its suffix)."""
         found = HASHED_NAME.fullmatch(self.name)
         return found.group(1) if found else self.name.removesuffix(".txt")
 
@@ -64,7 +65,7 @@ def document_infos(sources_dir: Path | None = None) -> list[DocumentInfo]:
             entries = read_entries(classification_path(name, sources_dir))
         except ClassificationError as error:
             raise ResultsError(str(error)) from None
-        title = next((line.strip() for line in text.splitlines() if line.strip()), name)
+        title = markup.layout(name, text).title or name
         infos.append(DocumentInfo(name, document_slug(name), title, text, entries))
     return infos
 

@@ -93,8 +93,13 @@ def _parser() -> argparse.ArgumentParser:
     def command(name: str, help_text: str):
         return commands.add_parser(name, help=help_text, description=help_text, parents=[layout])
 
-    init = command("init", "start a repository: [tool.theory-claims] in pyproject.toml, sources/, a first claim")
-    init.add_argument("document", type=Path, help="the document to check (a UTF-8 .txt file; copied into sources/)")
+    init = command("init", "start a repository: [tool.theory-claims] in pyproject.toml, .gitignore, a first claim")
+    init.add_argument(
+        "document",
+        type=Path,
+        help="the document to check, UTF-8 .md, .tex or .txt: read where it is inside the repository (its folder "
+        "becomes the sources folder), copied into sources/ from outside",
+    )
     init.add_argument("--id", default="", help="the first claim's id (default: doc.first-sentence)")
     init.set_defaults(command=_init)
 

@@ -135,14 +135,15 @@ def _quoted(text: str) -> str:
     return f'"{body}"'
 
 
-def table_text() -> str:
-    """The table ``init`` writes: every key of checks.config.KEYS at its default, each under a comment saying what
-    it is, so that the file says where things are (a key whose default is empty stays empty)."""
+def table_text(sources: str = "") -> str:
+    """The table ``init`` writes: every key of checks.config.KEYS at its default (``sources`` where given), each under a
+    comment saying what it is, so that the file says where things are (a key whose default is empty stays empty)."""
     from checks import config
 
+    values = {**config.KEYS, "sources": sources or config.KEYS["sources"]}
+    values["sentences"] = f"{values['sources']}/sentences"
     lines = [f"[{config.TABLE}]"]
-    for key, default in config.KEYS.items():
-        value = default or (f"{config.KEYS['sources']}/sentences" if key == "sentences" else "")
+    for key, value in values.items():
         lines += [f"# {config.MEANINGS[key]}", f'{key} = "{value}"']
     return "\n".join(lines) + "\n"
 
@@ -166,34 +167,46 @@ def ignore_outputs(root: Path, out: str) -> Path | None:
 
 
 def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path]:
-    """Give the repository at ``root`` a ``[tool.theory-claims]`` table (appended to its pyproject.toml, or in
-    a new one), a .gitignore for what runs write, ``sources/`` holding a copy of ``document``, and a first
-    out-of-scope claim quoting its first sentence; nothing that exists is overwritten. Returns what was written."""
+    """Give the repository at ``root`` a ``[tool.theory-claims]`` table (appended to its pyproject.toml, or in a new
+    one), a .gitignore for what runs write, and a first out-of-scope claim quoting the first sentence of ``document``.
+
+    A document inside the repository is read where it is: a new table's ``sources`` is its folder. One from outside
+    (or lying loose at the root) is copied into the sources folder. Nothing that exists is overwritten. Returns what
+    was written."""
     from checks import config
+    from checks.markup import format_of
 
     try:
+        format_of(document.name)
         text = document.read_text(encoding="utf-8")
+    except ValueError as error:
+        raise ScaffoldError(str(error)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ScaffoldError(f"{document}: not a readable UTF-8 text file ({error})") from None
-    if document.suffix != ".txt":
-        raise ScaffoldError(f"{document}: a document is a .txt file (rename it, then run init again)")
+    folder = _folder_in(root, document)
     written: list[Path] = []
     pyproject = root / "pyproject.toml"
     existing = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
     if "[tool.theory-claims]" not in existing:
-        write_text(pyproject, existing.rstrip("\n") + ("\n\n" if existing else "") + table_text())
+        write_text(pyproject, existing.rstrip("\n") + ("\n\n" if existing else "") + table_text(folder))
         written.append(pyproject)
     settings = config.load(root)
     if ignored := ignore_outputs(root, settings.shown(settings.out)):
         written.append(ignored)
-    settings.sentences.mkdir(parents=True, exist_ok=True)
     settings.claims.mkdir(parents=True, exist_ok=True)
-    copy = settings.sources / document.name
-    if not copy.exists():
-        write_text(copy, text)
-        written.append(copy)
-    elif copy.read_text(encoding="utf-8") != text:
-        raise ScaffoldError(f"{copy} exists and differs from {document}; remove one or rename the document")
+    if folder and document.resolve().parent != settings.sources.resolve():
+        raise ScaffoldError(
+            f"{document} lies in {folder}/, not in the sources folder {settings.shown(settings.sources)}/: set "
+            f'sources = "{folder}" in [tool.theory-claims] of {pyproject}, or move it (it is never copied)'
+        )
+    if not folder:
+        settings.sources.mkdir(parents=True, exist_ok=True)
+        copy = settings.sources / document.name
+        if not copy.exists():
+            write_text(copy, text)
+            written.append(copy)
+        elif copy.read_text(encoding="utf-8") != text:
+            raise ScaffoldError(f"{copy} exists and differs from {document}; remove one or rename the document")
     section, sentence = _first_sentence(text, document)
     config.use(root)
     claim = claim_id or "doc." + re.sub(r"[^a-z0-9]+", "-", document.stem.lower()).strip("-") + "-first-sentence"
@@ -205,14 +218,30 @@ def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path
     return written
 
 
-def _first_sentence(text: str, document: Path) -> tuple[str, str]:
-    """The first heading of the document and the first sentence under it."""
-    from checks.coverage import sentence_spans
-    from checks.sources import headings, in_section
+def _folder_in(root: Path, document: Path) -> str:
+    """The document's folder relative to ``root`` (POSIX), or "" for one outside the repository or at its root."""
+    try:
+        relative = document.resolve().parent.relative_to(root.resolve())
+    except ValueError:
+        return ""
+    return relative.as_posix() if relative.parts else ""
 
-    for heading in headings(text):
-        for start, end in sentence_spans(text):
+
+def _first_sentence(text: str, document: Path) -> tuple[str, str]:
+    """The first sentence of the document's prose that stands under a heading, and that heading (the nearest one
+    above it; in plain text, the first short line whose section holds it)."""
+    from checks.coverage import sentence_spans
+    from checks.sources import headings, in_section, is_heading_line, section_of
+
+    spans = sentence_spans(text, document.name)
+    for start, end in spans:
+        sentence = text[start:end]
+        section = section_of(text, sentence, document.name)
+        if section and not is_heading_line(sentence) and in_section(text, section, sentence, document.name):
+            return section, sentence
+    for heading in headings(text, document.name):
+        for start, end in spans:
             sentence = text[start:end]
-            if sentence.strip() != heading and in_section(text, heading, sentence):
+            if sentence.strip() != heading and in_section(text, heading, sentence, document.name):
                 return heading, sentence
     raise ScaffoldError(f"{document}: found no heading line with a sentence under it to quote")

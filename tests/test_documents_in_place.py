@@ -1,0 +1,179 @@
+"""Issue 45, as a researcher met it: a paper kept as Markdown (or LaTeX) in the repository's docs/ is read where it
+is, its markup is classified as such, its sentences are cut inside paragraphs that break over lines, and the pages
+show its title and sections without markers.
+
+The paper's text is "Attention Is All You Need" (Vaswani et al., 2017) as the Annotated Transformer quotes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from checks import config
+from checks.coverage import classify_document
+from checks.engine.cli import main
+from checks.engine.discovery import claim_files, load_claims
+from checks.engine.outcomes import Outcomes
+from checks.sources import Quote
+from reports.build import build_site
+
+PAPER = r"""---
+title: Attention Is All You Need (excerpts)
+---
+
+# Attention Is All You Need (excerpts)
+
+## 3.2.1 Scaled Dot-Product Attention
+
+We call our particular attention "Scaled Dot-Product Attention".
+The input consists of queries and keys of dimension $d_k$, and
+values of dimension $d_v$.  We compute the dot products of the query
+with all keys, divide each by $\sqrt{d_k}$, and apply a softmax
+function to obtain the weights on the values.
+
+In practice, we compute the attention function on a set of queries
+simultaneously, packed together into a matrix $Q$.  The keys and
+values are also packed together into matrices $K$ and $V$.  We
+compute the matrix of outputs as:
+
+$$
+   \mathrm{Attention}(Q, K, V) = \mathrm{softmax}(\frac{QK^T}{\sqrt{d_k}})V
+$$
+
+```python
+scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
+```
+
+## 3.2.2 Multi-Head Attention
+
+Multi-head attention allows the model to jointly attend to
+information from different representation subspaces at different
+positions. With a single attention head, averaging inhibits this.
+
+| Layer Type | Complexity per Layer |
+| --- | --- |
+| Self-Attention | $O(n^2 \cdot d)$ |
+"""
+SENTENCES = [
+    'We call our particular attention "Scaled Dot-Product Attention".',
+    "The input consists of queries and keys of dimension $d_k$, and\nvalues of dimension $d_v$.",
+    "We compute the dot products of the query\nwith all keys, divide each by $\\sqrt{d_k}$, and apply a softmax\n"
+    "function to obtain the weights on the values.",
+    "In practice, we compute the attention function on a set of queries\nsimultaneously, packed together into a "
+    "matrix $Q$.",
+    "The keys and\nvalues are also packed together into matrices $K$ and $V$.",
+    "We\ncompute the matrix of outputs as:",
+    "Multi-head attention allows the model to jointly attend to\ninformation from different representation "
+    "subspaces at different\npositions.",
+    "With a single attention head, averaging inhibits this.",
+]
+
+
+@pytest.fixture
+def researcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A repository with the paper in docs/, `theory-claims init docs/attention.md` run in it."""
+    for name in [*config.VARIABLES.values(), "THEORY_CLAIMS_ROOT"]:
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "attention.md").write_text(PAPER, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    earlier = config.chosen()
+    assert main(["init", "docs/attention.md"]) == 0
+    config.use(tmp_path)
+    yield tmp_path
+    config.restore(earlier)
+
+
+def test_init_reads_the_paper_where_it_is_and_copies_nothing(researcher):
+    settings = config.current()
+    assert settings.sources == researcher / "docs"
+    assert sorted(p.name for p in researcher.rglob("attention.md")) == ["attention.md"]
+    (first,) = [claim for path in claim_files(settings.claims) for claim in load_claims(path)]
+    assert first.sources[0].section == "3.2.1 Scaled Dot-Product Attention"
+    assert first.sources[0].text == SENTENCES[0]
+
+
+def test_markup_is_classified_by_itself_and_sentences_run_over_line_breaks(researcher):
+    classified = classify_document("attention.md", [])
+    kinds = [s.category for s in classified.sentences if s.sentence_class == "not-a-claim"]
+    assert kinds == ["front-matter", "heading", "heading", "math", "code", "heading", "table"]
+    unclassified = [s.text for s in classified.sentences if s.sentence_class == "unclassified"]
+    assert unclassified == SENTENCES, "the eight sentences of prose, and nothing of the markup"
+    assert "matrix $Q$." in unclassified[3] and unclassified[4].startswith("The keys")
+
+
+@pytest.mark.parametrize(
+    ("section", "accepted"),
+    [
+        ("3.2.2 Multi-Head Attention", True),
+        ("## 3.2.2 Multi-Head Attention", True),
+        ("3.2.1 Scaled Dot-Product Attention", False),  # the sentence stands under 3.2.2
+    ],
+)
+def test_a_quote_names_its_section_by_its_words_or_its_line(researcher, section, accepted):
+    quote = Quote("attention.md", section, SENTENCES[-1])
+    if accepted:
+        quote.verify()
+    else:
+        with pytest.raises(ValueError, match=re.escape("it stands under '3.2.2 Multi-Head Attention'")):
+            quote.verify()
+
+
+def test_the_site_shows_the_title_and_sections_without_markers(researcher):
+    from checks.results import write_results
+    from tests.records import environment
+
+    settings = config.current()
+    (claim,) = [claim for path in claim_files(settings.claims) for claim in load_claims(path)]
+    results = researcher / "results.json"
+    write_results(results, [Outcomes().record(claim)], environment())
+    build_site([results], researcher / "site")
+    page = (researcher / "site" / "documents" / "attention.md.html").read_text(encoding="utf-8")
+    assert '<h1 lang="en">Attention Is All You Need (excerpts)</h1>' in page, "the title without its marker"
+    claim_page = next((researcher / "site" / "claims").glob("*.html")).read_text(encoding="utf-8")
+    assert 'section <span lang="en">3.2.1 Scaled Dot-Product Attention</span>' in claim_page
+    assert "## 3.2.1" not in claim_page
+    index = (researcher / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<span lang="en">Attention Is All You Need (excerpts)</span>' in index and "# Attention" not in index
+    assert "lesson" not in index.lower()
+
+
+LATEX = r"""\documentclass{article}
+\title{Attention Is All You Need (excerpts)}
+\begin{document}
+\maketitle
+\section{Why Self-Attention}
+% a note to ourselves
+As noted in Table~\ref{tab:op}, a self-attention layer connects all positions with a constant number of
+sequentially executed operations, whereas a recurrent layer requires $O(n)$ sequential operations.\footnote{To
+illustrate why the dot products get large, assume that the components of $q$ and $k$ are independent random
+variables with mean $0$ and variance $1$.}
+\begin{equation}
+q \cdot k = \sum_{i=1}^{d_k} q_i k_i
+\end{equation}
+\begin{table}
+\caption{Maximum path lengths.}
+\begin{tabular}{ll} Self-Attention & $O(1)$ \\ \end{tabular}
+\end{table}
+\end{document}
+"""
+
+
+def test_a_latex_paper_keeps_its_footnote_as_prose_and_its_markup_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("THEORY_CLAIMS_SOURCES", str(tmp_path))
+    (tmp_path / "paper.tex").write_text(LATEX, encoding="utf-8")
+    classified = classify_document("paper.tex", [], tmp_path)
+    prose = [s.text for s in classified.sentences if s.sentence_class == "unclassified"]
+    assert prose == [
+        "As noted in Table~\\ref{tab:op}, a self-attention layer connects all positions with a constant number of\n"
+        "sequentially executed operations, whereas a recurrent layer requires $O(n)$ sequential operations.",
+        "To\nillustrate why the dot products get large, assume that the components of $q$ and $k$ are independent "
+        "random\nvariables with mean $0$ and variance $1$.",
+    ]
+    kinds = [s.category for s in classified.sentences if s.sentence_class == "not-a-claim"]
+    assert kinds == ["front-matter", "heading", "markup", "math", "table", "markup"]
+    Quote("paper.tex", "Why Self-Attention", "assume that the components of $q$ and $k$ are independent").verify()
