@@ -27,6 +27,7 @@ from checks.results import ClaimRecord, ImplementationRecord
 from tests.faulty_adapters import FAULTY
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # seven claims evaluated twice with twenty adapters: about 200 s on one core
 CLAIMS = (
     "rope.relative-score",
     "rope.norm-preserving",
