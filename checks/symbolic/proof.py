@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import sympy as sp
 
 from checks.symbolic.decide import Decision, Relation, Status, Step, decide
+from checks.symbolic.moments import Derivation, Moments, pending
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Proof:
     """Steps the argument needs that no decision checked: while there is one, the proof is not proved."""
     assumptions: list[str] = field(default_factory=list)
     """What the argument takes as given about the claim's setting (an even d_model): shown beside "proved"."""
+    moments: Moments = field(default_factory=Moments, init=False, repr=False, compare=False)
+    """The random variables declared (``random``, ``random_vector``, ``independent``), for ``expectation``."""
 
     def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
         """Symbols from space-separated names, e.g. ``p.symbols("pos k", real=True)``."""
@@ -44,6 +48,46 @@ class Proof:
         if text not in self.assumptions:
             self.assumptions.append(text)
 
+    def random(
+        self, name: str, *, mean: object = None, variance: object = None, moments: Mapping[int, object] | None = None
+    ) -> sp.Symbol:
+        """A random variable with its stated moments (``x = p.random("x", mean=0, variance=1)``; ``moments={4: 3}``
+        states E x⁴): a real symbol to build expressions with. The declaration is an assumption of the proof."""
+        variable = self.moments.declare(name, mean, variance, moments or {}, vector=False)
+        self.assume(variable.assumption)
+        assert isinstance(variable.handle, sp.Symbol)
+        return variable.handle
+
+    def random_vector(
+        self, name: str, *, mean: object = None, variance: object = None, moments: Mapping[int, object] | None = None
+    ) -> sp.IndexedBase:
+        """A random vector whose components ``q[i]`` are independent, each with the stated moments
+        (``q = p.random_vector("q", mean=0, variance=1)``); sum them with ``sp.Sum(q[i] * k[i], (i, 1, d_k))``. The
+        declaration is an assumption of the proof."""
+        variable = self.moments.declare(name, mean, variance, moments or {}, vector=True)
+        self.assume(variable.assumption)
+        assert isinstance(variable.handle, sp.IndexedBase)
+        return variable.handle
+
+    def independent(self, *variables: sp.Basic) -> None:
+        """State that declared random variables (or vectors: all their components) are mutually independent, an
+        assumption of the proof; without it a product of different variables has no derived moment."""
+        self.assume(self.moments.independent(variables))
+
+    def expectation(self, expr: object) -> sp.Expr:
+        """E[expr] for a polynomial in the declared random variables (sums over a symbolic count included), derived
+        by linearity, independence and the stated moments, with a certificate the kernel re-checks. The derivation
+        is kept as a decision: a moment that was not stated leaves it, and the proof, unknown."""
+        return self._derive(self.moments.expectation(expr))
+
+    def variance(self, expr: object) -> sp.Expr:
+        """Var[expr] = E[expr²] − (E expr)², derived as ``expectation`` derives each."""
+        return self._derive(self.moments.variance(expr))
+
+    def _derive(self, derivation: Derivation) -> sp.Expr:
+        self._keep(derivation.decision, "moment by linearity, independence and the stated moments")
+        return derivation.value
+
     def step(self, label: str, expr: sp.Basic) -> None:
         """An explanatory step: shown, marked as not checked, and never part of the verdict."""
         self.steps.append(Step(label, expr))
@@ -56,9 +100,18 @@ class Proof:
 
     def decide(self, lhs: object, rhs: object, label: str = "", relation: Relation = "==") -> Decision:
         """Decide lhs = rhs (or lhs ≤ rhs, ≥, <, > with ``relation``) and keep the decision with its certificate."""
-        decision = decide(lhs, rhs, relation)
-        self.decisions.append(decision)
         title = label or ("identity" if relation == "==" else "inequality")
+        return self._keep(self._decided(lhs, rhs, relation), title)
+
+    def _decided(self, lhs: object, rhs: object, relation: Relation = "==") -> Decision:
+        """decide(), unless a side rests on a moment that was not derived (unknown); a random variable outside an
+        expectation is refused."""
+        if reason := self.moments.admit(lhs, rhs):
+            return pending(lhs, rhs, relation, reason)
+        return decide(lhs, rhs, relation)
+
+    def _keep(self, decision: Decision, title: str) -> Decision:
+        self.decisions.append(decision)
         self._show(f"{title}: {decision.status}", decision)
         for condition in decision.conditions:
             if condition not in self.conditions:
@@ -71,7 +124,7 @@ class Proof:
         For statements of the form "this identity fails" (sin alone, additive PE): the
         proof is proved when ``decide`` refutes the identity, refuted when it proves it.
         """
-        decision = decide(lhs, rhs)
+        decision = self._decided(lhs, rhs)
         self._show(f"{label or 'identity'}: expected refuted, {decision.status}", decision)
         self.refutations.append(decision)
         return decision
