@@ -130,6 +130,19 @@ def test_a_sum_over_a_symbolic_count():
     assert mean_one.status == "proved"
 
 
+def test_sums_over_one_vector_with_different_ranges_are_unknown():
+    """Σ_{i ≤ n} q_i · Σ_{j ≤ m} q_j has mean min(n, m): components of the two sums meet where the ranges overlap."""
+    m, j = sp.Symbol("m", integer=True, positive=True), sp.Symbol("j", integer=True, positive=True)
+    p = Proof()
+    q = p.random_vector("q", mean=0, variance=1)
+    p.decide(p.expectation(sp.Sum(q[i], (i, 1, d_k)) * sp.Sum(q[j], (j, 1, m))), 0)
+    assert p.status == "unknown" and "different ranges" in p.decisions[0].reason
+    k = p.random_vector("k", mean=0, variance=1)
+    p.independent(q, k)
+    p.decide(p.expectation(sp.Sum(q[i], (i, 1, d_k)) * sp.Sum(k[j], (j, 1, m))), 0)
+    assert p.decisions[-1].status == "proved", "different vectors never meet"
+
+
 def test_a_tampered_certificate_is_rejected_by_the_kernel():
     p = Proof()
     p.variance(footnote(p))

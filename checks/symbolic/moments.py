@@ -285,7 +285,7 @@ class _Derive:
         used = [limits for limits in term.limits if any(a.has(limits[0]) for a in term.atoms)]
         if len(used) > MAXIMUM_INDICES:
             raise Open(f"more than {MAXIMUM_INDICES} summation indices in one product")
-        self._fixed_components(term, {index for index, _, _ in used})
+        self._components(term, {index: (low, high) for index, low, high in used})
         spread = [self.count(limits) for limits in term.limits if limits not in used]
         for blocks in _partitions(used):
             yield self.piece(term, blocks, spread)
@@ -340,8 +340,9 @@ class _Derive:
             names = " and ".join(sorted(map(str, handles)))
             raise Open(f"{names} are not stated independent (p.independent({', '.join(sorted(map(str, handles)))}))")
 
-    def _fixed_components(self, term: Term, summed: set[sp.Symbol]) -> None:
-        """Components at indices that are not summed: distinct only when they are different whole numbers."""
+    def _components(self, term: Term, summed: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]]) -> None:
+        """Which components of a vector may be the same one is decided only when its summation indices share one
+        range (then the equality patterns cover it) and its other indices are different whole numbers."""
         by_vector: dict[sp.Basic, set[sp.Expr]] = {}
         for atom in term.atoms:
             if not isinstance(atom, sp.Indexed):
@@ -353,6 +354,8 @@ class _Derive:
                 raise Open(f"{atom}: a summed component's index must be the summation index itself")
             by_vector.setdefault(atom.base, set()).add(index)
         for vector, indices in by_vector.items():
+            if len({summed[index] for index in indices if index in summed}) > 1:
+                raise Open(f"sums over {vector} with different ranges: which of their components meet is not decided")
             fixed = {index for index in indices if index not in summed}
             if fixed and len(fixed) < len(indices):
                 raise Open(f"{vector} at {sp.sstr(sorted(fixed, key=sp.default_sort_key))} beside a sum over {vector}")
