@@ -1,7 +1,8 @@
-"""A document's sentences: each line cut into sentences by pysbd in the document's language, or, for a document
-in Korean (pysbd has no Korean), after '.', '!' or '?' when a space follows and no digit precedes.
+"""A document's sentences: each line (or paragraph, checks.markup) cut into sentences by nupunkt in English, pysbd
+in the other languages it knows, or, for a document in Korean, after '.', '!' or '?' when a space follows and no
+digit precedes (docs/segmentation.md compares them on real sentences).
 
-A line is never joined to the next; blank lines and '---' rules are not sentences.
+In plain text a line is never joined to the next; blank lines and '---' rules are not sentences.
 """
 
 from __future__ import annotations
@@ -46,14 +47,23 @@ def paragraph_spans(text: str, start: int, end: int, language: str = "en") -> li
 
 
 def _segmented(text: str, language: str) -> Iterator[tuple[int, str]]:
-    """(start, piece) of each sentence pysbd finds, line by line."""
-    segmenter = _segmenter(language)
+    """(start, piece) of each sentence found line by line: nupunkt in English, pysbd in the other languages."""
     offset = 0
     for line in text.splitlines(keepends=True):
         if line.strip():
-            for span in segmenter.segment(line.rstrip("\r\n")):
-                yield offset + span.start, span.sent
+            yield from ((offset + start, piece) for start, piece in _split(line.rstrip("\r\n"), language))
         offset += len(line)
+
+
+def _split(line: str, language: str) -> list[tuple[int, str]]:
+    """(start, piece) of each sentence of one line (or one flattened paragraph). English goes to nupunkt: on the
+    labelled corpus of docs/segmentation.md it cuts 98.3 % of the sentences right, pysbd 86.6 % (pysbd cuts after
+    "et al. [2017]" and "Eq. (2)")."""
+    if language == "en":
+        import nupunkt
+
+        return [(start, line[start:end]) for start, end in nupunkt.sent_spans(line)]
+    return [(span.start, span.sent) for span in _segmenter(language).segment(line)]
 
 
 @cache
