@@ -43,7 +43,8 @@ class Settings:
     profile: str
     """The Hypothesis profile: dev (random, fast), ci (derandomized), thorough (10,000 examples)."""
     language: str
-    """The documents' language for sentence splitting (an ISO code pysbd knows; Korean is found by itself)."""
+    """The documents' language for sentence splitting (an ISO code: English is split by nupunkt, others by pysbd;
+    Korean is found by itself)."""
     configured: bool
     """Whether the root's pyproject.toml has the table."""
     topics: tuple[str, ...] = ()
