@@ -177,3 +177,75 @@ def test_a_latex_paper_keeps_its_footnote_as_prose_and_its_markup_apart(tmp_path
     kinds = [s.category for s in classified.sentences if s.sentence_class == "not-a-claim"]
     assert kinds == ["front-matter", "heading", "markup", "math", "table", "markup"]
     Quote("paper.tex", "Why Self-Attention", "assume that the components of $q$ and $k$ are independent").verify()
+
+
+FOOTNOTE = r"""# Attention Is All You Need: footnotes
+
+## Footnote 4
+
+To illustrate why the dot products get large, assume that the components of $q$ and $k$ are independent random
+variables with mean $0$ and variance $1$. Then their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean
+$0$ and variance $d_k$.
+"""
+VARIANCE_CLAIM = '''"""{title}"""
+
+import sympy as sp
+
+from checks import Claim, Document
+
+PAPER = Document("footnotes.md")
+claim = Claim(
+    id="{claim_id}",
+    title="{title}",
+    statement="For components of mean 0 and variance 1, independent, q · k has mean 0 and variance {variance}.",
+    sources=[PAPER.quote("Footnote 4", "has mean\\n$0$ and variance $d_k$.")],
+    expect="{expect}",
+)
+d_k = sp.Symbol("d_k", integer=True, positive=True)
+i = sp.Symbol("i", integer=True, positive=True)
+
+
+@claim.proof
+def _(p):
+    q = p.random_vector("q", mean=0, variance=1)
+    k = p.random_vector("k", mean=0, variance=1)
+    p.independent(q, k)
+    dot = sp.Sum(q[i] * k[i], (i, 1, d_k))
+    p.decide(p.expectation(dot), 0, label="E[q·k] = 0")
+    p.decide(p.variance(dot), {variance}, label="Var[q·k] = {variance}")
+'''
+
+
+def test_the_footnote_is_proved_from_its_assumptions_and_a_wrong_variance_refuted(researcher):
+    """The researcher's footnote 4 as two claims of their repository: mean 0 and variance d_k decided from the stated
+    distributional assumptions (shown beside "proved"), and the same proof with 6/5 d_k refuted with a witness."""
+    from checks.evidence.proof import ProofRecord
+    from checks.results import write_results
+    from tests.records import environment
+
+    (researcher / "docs" / "footnotes.md").write_text(FOOTNOTE, encoding="utf-8")
+    claims = config.current().claims
+    cases = {
+        "paper.dot-variance": ("d_k", "proved"),
+        "paper.dot-variance-wrong": ("sp.Rational(6, 5) * d_k", "refuted"),
+    }
+    for claim_id, (variance, expect) in cases.items():
+        source = VARIANCE_CLAIM.format(
+            claim_id=claim_id, title=f"q · k has variance {variance}", variance=variance, expect=expect
+        )
+        (claims / f"{claim_id.replace('.', '_').replace('-', '_')}.py").write_text(source, encoding="utf-8")
+    loaded = {claim.id: claim for path in claim_files(claims) for claim in load_claims(path)}
+    outcomes = Outcomes()
+    records = {claim_id: outcomes.record(loaded[claim_id]) for claim_id in cases}
+    for claim_id, (_, expect) in cases.items():
+        assert str(records[claim_id].observed) == expect, records[claim_id].errors
+    (proved,) = records["paper.dot-variance"].of(ProofRecord)
+    assert "q and k independent: all their components mutually independent" in proved.assumptions
+    (wrong,) = records["paper.dot-variance-wrong"].of(ProofRecord)
+    assert wrong.status == "refuted" and any(d.status == "refuted" for d in wrong.decisions)
+    results = researcher / "results.json"
+    write_results(results, list(records.values()), environment())
+    build_site([results], researcher / "site")
+    page = (researcher / "site" / "claims" / "paper.dot-variance.html").read_text(encoding="utf-8")
+    assert "proved, assuming:</strong> q: components q_i independent" in page
+    assert 'section <span lang="en">Footnote 4</span>' in page
