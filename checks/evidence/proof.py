@@ -62,6 +62,8 @@ class DecisionRecord:
     witness: dict[str, str] | None
     conditions: list[str]
     certificates: list[CertificateRecord]
+    methods: list[str] = field(default_factory=list)
+    """How it was decided (checks.symbolic.decision.METHODS keys), in the order used; empty in older results."""
 
 
 @dataclass
@@ -89,6 +91,14 @@ class ProofRecord(EvidenceRecord):
     """Steps the argument needs that nothing checked (``p.unchecked``): the proof is then unknown."""
     assumptions: list[str] = field(default_factory=list)
     """What the argument takes as given (``p.assume``), shown beside its status."""
+
+    def methods(self) -> list[tuple[str, str]]:
+        """(method, what it does) for each way its decisions were reached, in the order first used (what its page
+        explains)."""
+        from checks.symbolic.decision import METHODS
+
+        used = dict.fromkeys(method for decision in self.decisions for method in decision.methods)
+        return [(method, METHODS.get(method, method)) for method in used]
 
     def outline(self) -> list[tuple[ProofStep, list[ProofStep]]]:
         """Top-level steps, each with the decision's own steps under it (labels indented by two spaces)."""
@@ -197,6 +207,7 @@ def _decision(decision: Decision, expected: ProofStatus) -> DecisionRecord:
         reason=decision.reason,
         witness=decision.witness,
         conditions=list(decision.conditions),
+        methods=list(decision.methods),
         certificates=[
             CertificateRecord(
                 polynomial=_text(c.polynomial),

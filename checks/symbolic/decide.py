@@ -52,9 +52,11 @@ def _decide_matrix(lhs: sp.ImmutableMatrix, rhs: sp.ImmutableMatrix) -> Decision
         decision.reason = f"shapes differ: {lhs.shape} and {rhs.shape}"
         return decision
     entries = []
+    decision.used("entrywise")
     for (row, col), left in sorted(_entries(lhs).items()):
         entry = _decide_scalar(left, rhs[row, col])
         entries.append(entry)
+        decision.used(*entry.methods)
         if sp.expand(left - rhs[row, col]) != 0:
             decision.steps += [Step(f"entry ({row}, {col}): {s.label}", s.expr) for s in entry.steps[1:]]
         decision.certificates += entry.certificates
@@ -97,6 +99,7 @@ def _decide_sums(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
         decision.reason = "a sum-free side depends on the summation index"
         return decision
     termwise = _decide_polynomial(left, right)
+    decision.used("termwise", *termwise.methods)
     decision.steps.append(Step(f"termwise over {index} = {low} … {high}", sp.Eq(left, right, evaluate=False)))
     decision.steps += termwise.steps[1:]
     decision.certificates = termwise.certificates
@@ -109,6 +112,8 @@ def _decide_sums(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
     decision.witness = find_witness(lhs - rhs)
     decision.status = "refuted" if decision.witness else "unknown"
     decision.reason = termwise.reason or "termwise difference is not zero"
+    if decision.witness:
+        decision.used("witness")
     return decision
 
 
@@ -126,8 +131,12 @@ def _decide_polynomial(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
         return decision
     decision.steps += atom_steps(translation)
     decision.steps.append(Step("left side − right side, in those variables", translation.polynomial))
+    decision.used("Groebner reduction" if translation.relations else "multiplying out")
     basis, quotients, remainder = _reduce(translation)
-    decision.steps.append(Step("what is left after using sin² + cos² = 1 (0 means proved)", remainder))
+    left = (
+        "what is left after using sin² + cos² = 1" if translation.relations else "left side − right side multiplied out"
+    )
+    decision.steps.append(Step(f"{left} (0 means proved)", remainder))
     if remainder == 0:
         certificate = Certificate(translation.polynomial, basis, quotients)
         if certificate.verify():
@@ -138,7 +147,9 @@ def _decide_polynomial(lhs: sp.Expr, rhs: sp.Expr) -> Decision:
         return decision
     decision.witness = find_witness(difference)
     decision.status = "refuted" if decision.witness else "unknown"
-    if not decision.witness:
+    if decision.witness:
+        decision.used("witness")
+    else:
         decision.reason = "nonzero remainder but no numeric witness was confirmed"
     return decision
 

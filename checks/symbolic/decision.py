@@ -52,6 +52,24 @@ class Certificate:
         return kernel_check(self)
 
 
+METHODS: dict[str, str] = {
+    "multiplying out": "both sides are multiplied out as polynomials and must agree term by term",
+    "Groebner reduction": "both sides are rewritten with a new variable pair s = sin t, c = cos t for each angle and "
+    "reduced using only s² + c² = 1; nothing may be left over, and the rewriting is kept as a certificate checked "
+    "again by multiplying it out",
+    "termwise": "a sum over a symbolic number of terms is decided term by term (a side without a sum spread evenly "
+    "over the terms), so it holds for every number of terms",
+    "entrywise": "a matrix equation is decided entry by entry",
+    "sum of squares": "the gap between the sides is written as a sum of squares, which can never be negative, and "
+    "checked by multiplying it out",
+    "moments": "moments are derived by rules only: linearity, the split of repeated indices into equal and distinct "
+    "ones, factoring over the stated independence, and the stated moments; each regrouping is a polynomial identity "
+    "the kernel re-checks",
+    "witness": "it is refuted by an input where the two sides differ, confirmed at 50 and 80 digits",
+}
+"""Each way a decision can be reached, as a proof's page explains it."""
+
+
 @dataclass
 class Decision:
     """The answer of ``decide`` with everything needed to show or re-check it."""
@@ -65,6 +83,12 @@ class Decision:
     reason: str = ""
     conditions: list[str] = field(default_factory=list)
     relation: Relation = "=="
+    methods: list[str] = field(default_factory=list)
+    """How it was decided, each a key of METHODS, in the order used."""
+
+    def used(self, *methods: str) -> None:
+        """Record methods it used (each once)."""
+        self.methods += [m for m in methods if m not in self.methods]
 
     @property
     def statement(self) -> sp.Basic:

@@ -47,6 +47,7 @@ def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decisio
     decision.steps.append(Step("must be " + ("> 0" if strict else "≥ 0"), difference))
     violation = find_violation(difference, strict)
     if violation is not None:
+        decision.used("witness")
         decision.status, decision.witness = "refuted", violation
         decision.reason = f"at this point {SYMBOLS[relation]} fails"
         return decision
@@ -79,6 +80,7 @@ def decide_inequality(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decisio
     epsilon, squares = found
     certificate = _certificate(translation.polynomial, translation, strict, epsilon, squares)
     if certificate is not None and certificate.verify():
+        decision.used("sum of squares")
         decision.status = "proved"
         decision.certificates.append(certificate)
         decision.steps.append(Step("sum of squares", _shown(certificate)))
@@ -102,6 +104,7 @@ def _decide_sums(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decision:
         decision.reason = "a sum-free side depends on the summation index"
         return decision
     termwise = decide_inequality(left, right, relation)
+    decision.used("termwise", *termwise.methods)
     shown = statement(left, right, relation)
     decision.steps.append(Step(f"termwise over {index} = {low} … {high} ({sp.sstr(count)} terms)", shown))
     decision.steps += termwise.steps[1:]
@@ -115,6 +118,7 @@ def _decide_sums(lhs: sp.Expr, rhs: sp.Expr, relation: Relation) -> Decision:
     for size, (concrete_lhs, concrete_rhs) in _instances(lhs, rhs, count):
         instance = decide_inequality(concrete_lhs, concrete_rhs, relation)
         if instance.status == "refuted":
+            decision.used("witness")
             decision.status, decision.witness = "refuted", dict(instance.witness or {}, terms=str(size))
             decision.reason = f"with {size} terms, at this point {SYMBOLS[relation]} fails"
             return decision

@@ -204,8 +204,10 @@ class Moments:
             stand_in = sp.Dummy("unknown")
             self.unknown.add(stand_in)
             steps = [Step("statement", shown), *derive.steps]
-            return Derivation(Decision("unknown", shown, stand_in, steps, reason=str(why)), stand_in)
+            unknown = Decision("unknown", shown, stand_in, steps, reason=str(why), methods=["moments"])
+            return Derivation(unknown, stand_in)
         decision = Decision("unknown", shown, value, [Step("statement", sp.Eq(shown, value)), *derive.steps])
+        decision.used("moments")
         decision.certificates, decision.conditions = derive.certificates, derive.conditions
         problems = [c.problem() for c in derive.certificates if c.problem()]
         if problems:
