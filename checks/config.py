@@ -142,11 +142,10 @@ def find_root(start: Path | None = None) -> Path:
 
 def _table(path: Path) -> tuple[dict[str, str], bool]:
     """The table's settings, checked (unknown keys, wrong types), and whether the file has the table."""
-    try:
-        stat = path.stat()
-    except (FileNotFoundError, NotADirectoryError):
+    mtime_ns, size = _version(path)
+    if size < 0:
         return {}, False
-    table, configured = _parsed_table(path, stat.st_mtime_ns, stat.st_size)
+    table, configured = _parsed_table(path, mtime_ns, size)
     return dict(table), configured
 
 
@@ -187,11 +186,23 @@ def current() -> Settings:
     directory), with the ``THEORY_CLAIMS_*`` variables as they are now."""
     root, options = _chosen if _chosen is not None else (find_root(), ())
     snapshot = tuple(os.environ.get(name, "") for name in (*VARIABLES.values(), "THEORY_CLAIMS_ROOT"))
-    return _load_cached(root, options, snapshot)
+    return _load_cached(root, options, snapshot, _version(root / "pyproject.toml"))
+
+
+def _version(path: Path) -> tuple[int, int]:
+    """(modification time, size) of a file, (0, -1) when it is missing: settings read before ``init`` wrote the
+    table are not the settings after it."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return 0, -1
+    return stat.st_mtime_ns, stat.st_size
 
 
 @functools.lru_cache(maxsize=16)
-def _load_cached(root: Path, options: tuple[tuple[str, str | None], ...], snapshot: tuple[str, ...]) -> Settings:
+def _load_cached(
+    root: Path, options: tuple[tuple[str, str | None], ...], snapshot: tuple[str, ...], version: tuple[int, int]
+) -> Settings:
     return load(root, dict(options))
 
 

@@ -160,7 +160,10 @@ def units(text: str, document: str = "") -> list[tuple[int, int, str]]:
     markup (checks.markup: a heading, a display formula, a table…), one unit each. A document named without a
     format's suffix (a test's text) is plain text."""
     language = config.current().language
-    shape = markup.layout(document if Path(document).suffix else "text.txt", text)
+    try:
+        shape = markup.layout(document if Path(document).suffix else "text.txt", text)
+    except ValueError as error:  # markup a parser cannot read: one line naming the document
+        raise ClassificationError(str(error)) from None
     found = [(b.start, b.end, b.kind) for b in shape.blocks]
     for start, end in shape.prose:
         if shape.joined:

@@ -75,10 +75,14 @@ def format_of(name: str) -> str:
 def layout(name: str, text: str) -> Layout:
     """The layout of document ``name`` (its format from its suffix) whose text is ``text``."""
     suffix = format_of(name)
-    if suffix == ".md":
-        return _markdown(text)
-    if suffix == ".tex":
-        return _latex(text)
+    readers = {".md": _markdown, ".tex": _latex}
+    if suffix in readers:
+        try:
+            return readers[suffix](text)
+        except Exception as error:  # a parser's failure on this text: one line naming it
+            raise ValueError(
+                f"{name}: its {FORMATS[suffix]} could not be read ({type(error).__name__}: {error}); check its markup"
+            ) from None
     title = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return Layout((), ((0, len(text)),), joined=False, title=title)
 

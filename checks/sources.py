@@ -27,7 +27,7 @@ def sources_dir() -> Path:
 def documents(folder: Path | None = None) -> list[str]:
     """The names of the documents: the files of sources/ in a format checks.markup reads (.txt, .md, .tex), the only
     names a quote may give."""
-    return sorted(p.name for p in (folder or sources_dir()).iterdir() if p.is_file() and p.suffix in FORMATS)
+    return sorted(p.name for p in (folder or sources_dir()).glob("*") if p.is_file() and p.suffix in FORMATS)
 
 
 def document_text(document: str, folder: Path | None = None) -> str:

@@ -59,13 +59,13 @@ def document_infos(sources_dir: Path | None = None) -> list[DocumentInfo]:
     for name in sources.documents(sources_dir):
         try:
             text = sources.document_text(name, sources_dir)
+            title = markup.layout(name, text).title or name
         except (OSError, ValueError) as error:
             raise ResultsError(f"sources/{name}: cannot be shown ({error})") from None
         try:
             entries = read_entries(classification_path(name, sources_dir))
         except ClassificationError as error:
             raise ResultsError(str(error)) from None
-        title = markup.layout(name, text).title or name
         infos.append(DocumentInfo(name, document_slug(name), title, text, entries))
     return infos
 

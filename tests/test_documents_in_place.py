@@ -18,6 +18,7 @@ from checks.coverage import classify_document
 from checks.engine.cli import main
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.outcomes import Outcomes
+from checks.markup import layout
 from checks.sources import Quote
 from reports.build import build_site
 
@@ -249,3 +250,17 @@ def test_the_footnote_is_proved_from_its_assumptions_and_a_wrong_variance_refute
     page = (researcher / "site" / "claims" / "paper.dot-variance.html").read_text(encoding="utf-8")
     assert "proved, assuming:</strong> q: components q_i independent" in page
     assert 'section <span lang="en">Footnote 4</span>' in page
+
+
+def test_markup_a_parser_cannot_read_is_one_line_naming_the_document(researcher, capsys):
+    """pylatexenc raises IndexError on a lone \\verb and RecursionError on deep braces: a quote of that document and
+    `theory-claims sentences` say so in one line naming it, with no traceback. (The settings `init` wrote are the
+    ones the next command reads: they were cached from before the table existed.)"""
+    (researcher / "docs" / "broken.tex").write_text("\\section{Bounds}\n\\verb", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"broken\.tex: its LaTeX could not be read \(IndexError"):
+        Quote("broken.tex", "Bounds", "x").verify()
+    with pytest.raises(ValueError, match=r"deep\.tex: its LaTeX could not be read \(RecursionError"):
+        layout("deep.tex", "{" * 3000)
+    assert main(["sentences"]) == 2
+    captured = capsys.readouterr()
+    assert "error: broken.tex: its LaTeX could not be read" in captured.err and "Traceback" not in captured.err
