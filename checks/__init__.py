@@ -39,6 +39,7 @@ PUBLIC = (
     "checks.precision",
     "checks.reference",
     "checks.rope",
+    "checks.statistics",
     "checks.strategies",
     "checks.topics",
     "checks.topics.attention",

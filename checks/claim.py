@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from checks.errata import AGREES_WITH, SEVERITIES, Erratum
 from checks.evidence import Evidence
 from checks.evidence.check import BACKENDS, Check
+from checks.evidence.check.statistical import FALSE_ALARM
 from checks.evidence.derivation import Derivation, Derive
 from checks.evidence.experiment import Design, Experiment, Trial
 from checks.evidence.probe import Probe, Recorder
@@ -108,11 +109,13 @@ class Claim:
         uses: str | None = None,
         batched: bool = False,
         settings: Any = None,
+        false_alarm: float = FALSE_ALARM,
     ) -> Any:
         """A ``@given`` property ``def _(t, ...)`` run per implementation × device × dtype (see ``Check.declare``):
         ``@claim.check`` on every float dtype, backend and device, or ``@claim.check(dtypes=..., uses="rope")``;
-        ``settings=`` a ``hypothesis.settings`` every run starts from instead of the loaded profile's."""
-        register = Check.declare(self, dtypes, backends, devices, uses, batched, settings)
+        ``settings=`` a ``hypothesis.settings`` every run starts from instead of the loaded profile's;
+        ``false_alarm=`` the chance that a run of a true statistical sentence fails (``t.mean_is``)."""
+        register = Check.declare(self, dtypes, backends, devices, uses, batched, settings, false_alarm)
         return register if test is None else register(test)
 
     def sweep(

@@ -191,8 +191,10 @@ $0$ and variance $d_k$.
 VARIANCE_CLAIM = '''"""{title}"""
 
 import sympy as sp
+from hypothesis import strategies as st
 
-from checks import Claim, Document
+from checks import Claim, Document, given
+from checks.statistics import draws
 
 PAPER = Document("footnotes.md")
 claim = Claim(
@@ -214,12 +216,24 @@ def _(p):
     dot = sp.Sum(q[i] * k[i], (i, 1, d_k))
     p.decide(p.expectation(dot), 0, label="E[q·k] = 0")
     p.decide(p.variance(dot), {variance}, label="Var[q·k] = {variance}")
+
+
+@claim.check(dtypes=("float64", "float32"))
+@given(d=st.integers(1, 32), draw=draws())
+def dot_products(t, d, draw):
+    q, k = (t.xp.array(a) for a in draw.arrays(2, (20_000, d)))
+    products = t.xp.sum(q * k, axis=1)
+    t.mean_is(products, 0.0, label="mean of q · k")
+    t.variance_is(products, float(({variance}).subs(d_k, d)), mean=0.0, label="variance of q · k")
 '''
 
 
 def test_the_footnote_is_proved_from_its_assumptions_and_a_wrong_variance_refuted(researcher):
     """The researcher's footnote 4 as two claims of their repository: mean 0 and variance d_k decided from the stated
-    distributional assumptions (shown beside "proved"), and the same proof with 6/5 d_k refuted with a witness."""
+    distributional assumptions (shown beside "proved"), and the same proof with 6/5 d_k refuted with a witness; the
+    same sentences checked on samples by the statistical comparator, which passes the first and refutes the second,
+    and the page shows its statistic and threshold, not float tolerances."""
+    from checks.evidence.check import CheckRun
     from checks.evidence.proof import ProofRecord
     from checks.results import write_results
     from tests.records import environment
@@ -244,12 +258,19 @@ def test_the_footnote_is_proved_from_its_assumptions_and_a_wrong_variance_refute
     assert "q and k independent: all their components mutually independent" in proved.assumptions
     (wrong,) = records["paper.dot-variance-wrong"].of(ProofRecord)
     assert wrong.status == "refuted" and any(d.status == "refuted" for d in wrong.decisions)
+    right_runs = [r for r in records["paper.dot-variance"].of(CheckRun) if r.ran]
+    wrong_runs = [r for r in records["paper.dot-variance-wrong"].of(CheckRun) if r.ran]
+    assert right_runs and {r.status for r in right_runs} == {"passed"}
+    assert wrong_runs and {r.status for r in wrong_runs} == {"failed"}
+    assert all(r.statistics and r.statistics.statistic > r.statistics.threshold for r in wrong_runs)
     results = researcher / "results.json"
     write_results(results, list(records.values()), environment())
     build_site([results], researcher / "site")
     page = (researcher / "site" / "claims" / "paper.dot-variance.html").read_text(encoding="utf-8")
     assert "proved, assuming:</strong> q: components q_i independent" in page
     assert 'section <span lang="en">Footnote 4</span>' in page
+    assert '<th scope="col" class="num">|z|</th><th scope="col" class="num">threshold</th>' in page
+    assert "its statistic and threshold are below" in page and "(seed " in page
 
 
 def test_markup_a_parser_cannot_read_is_one_line_naming_the_document(researcher, capsys):

@@ -8,6 +8,7 @@ from typing import Any
 from checks.evidence.base import Declaring, RunContext, RunEvidence, name_of
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.record import BACKENDS, CheckRun, CheckSpec
+from checks.evidence.check.statistical import FALSE_ALARM, Plan
 from checks.numerics.devices import DEVICES
 from checks.numerics.tolerances import FLOATS
 from checks.results.records import EvidenceRecord
@@ -31,6 +32,7 @@ class Check(RunEvidence):
         uses: str | None,
         batched: bool = False,
         settings: Any = None,
+        false_alarm: float = FALSE_ALARM,
     ) -> None:
         self.name, self.test, self.dtypes, self.backends, self.devices, self.uses = (
             name,
@@ -43,6 +45,8 @@ class Check(RunEvidence):
         self.batched = batched
         self.settings = settings
         """Hypothesis settings every run starts from (None: the loaded profile's)."""
+        self.false_alarm = false_alarm
+        """The chance that a run of a true statistical sentence fails (checks.evidence.check.statistical)."""
 
     @classmethod
     def declare(
@@ -54,6 +58,7 @@ class Check(RunEvidence):
         uses: str | None = None,
         batched: bool = False,
         settings: Any = None,
+        false_alarm: float = FALSE_ALARM,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorate a ``@given`` test ``def _(t, ...)``, run on every device and dtype.
 
@@ -65,9 +70,14 @@ class Check(RunEvidence):
         ``batched=True``: the property draws a ``Batch`` (checks.helpers.strategies.position_batches) and compares
         one row per example; under thorough each of its 100 test cases holds 100 examples
         (checks.evidence.check.harness).
+
+        ``false_alarm``: for a statistical check (``t.mean_is``, ``t.variance_is``), the chance that one run of a true
+        sentence fails; each comparison's threshold is fixed from it before the run
+        (checks.evidence.check.statistical).
         """
         from checks.implementations.topics import names
 
+        Plan(false_alarm)  # a rate outside (0, 1) is refused where the claim declares it
         unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *names()})
         if unknown:
             raise ValueError(
@@ -82,7 +92,9 @@ class Check(RunEvidence):
                     + (hypothesis_own if getattr(test, "is_hypothesis_test", False) else "")
                 )
             name = name_of(test, len(claim.declared(cls)))
-            claim.add(cls(name, test, tuple(dtypes), tuple(backends), tuple(devices), uses, batched, settings))
+            claim.add(
+                cls(name, test, tuple(dtypes), tuple(backends), tuple(devices), uses, batched, settings, false_alarm)
+            )
             return test
 
         return register

@@ -11,6 +11,7 @@ import numpy as np
 
 from checks.evidence.check.record import CheckRun
 from checks.evidence.check.rows import Rows
+from checks.evidence.check.statistical import Plan, StatisticalTest, StatisticalUse, z_test
 from checks.helpers.strategies import Batch
 from checks.implementations.base import Implementation
 from checks.numerics.backends import Backend
@@ -30,7 +31,9 @@ class Trial:
     each row gets the tolerance at its own magnitude and scale, and the row with the worst ratio is the worst input.
     """
 
-    def __init__(self, run: CheckRun, xp: Backend, adapter: Any, domain: Domain | None = None) -> None:
+    def __init__(
+        self, run: CheckRun, xp: Backend, adapter: Any, domain: Domain | None = None, plan: Plan | None = None
+    ) -> None:
         self.run = run
         self.xp = xp
         self.ref = Reference(xp)
@@ -41,10 +44,15 @@ class Trial:
         self.tolerance: Tolerance = tolerance(run.dtype)
         self.rows = Rows()
         self._worst_ratio = -math.inf
+        self.plan = plan or Plan()
+        """The statistical comparisons' thresholds, fixed before the run (checks.evidence.check.statistical)."""
+        self._comparisons = 0
+        self._worst_statistic = -math.inf
 
     def begin(self, example: dict[str, Any]) -> None:
         """A new example (a batch of them in a batched check): the run counts the distinct inputs it has seen."""
         self.rows.begin(example)
+        self._comparisons = 0
         self.run.examples = self.rows.distinct
 
     def each(self, batch: Batch, check: Callable[[Any], None]) -> None:
@@ -172,6 +180,53 @@ class Trial:
             raise AssertionError(
                 f"{label}: difference {differences[row]:.3g} is within tolerance {allowed[row]:.3g} "
                 f"({self.impl.name}, {self.device}, {self.dtype}) at {self.current_input}"
+            )
+
+    def mean_is(self, samples: object, expected: float, *, label: str = "mean") -> None:
+        """Assert the mean of ``samples`` (every entry one sample) is ``expected``, by a z test whose threshold the
+        run fixed before it started from its false-alarm rate (checks.evidence.check.statistical); every entry is
+        one sample, at least 1,000 of them. The page shows |z| and its threshold."""
+        self._statistical(self.xp.to_float64(samples).ravel(), float(expected), label)
+
+    def variance_is(self, samples: object, expected: float, *, mean: float, label: str = "variance") -> None:
+        """Assert the variance of ``samples`` is ``expected``: the mean of (X − ``mean``)² by the same z test, about
+        the sentence's own mean (``mean_is`` checks that one)."""
+        values = self.xp.to_float64(samples).ravel()
+        self._statistical((values - float(mean)) ** 2, float(expected), label)
+
+    def _statistical(self, values: np.ndarray, expected: float, label: str) -> None:
+        """One z test: recorded when it comes nearer its threshold than any before; AssertionError past it."""
+        if self.rows.taken is not None:
+            raise StatisticalUse(f"{label}: a statistical comparison takes one example per test case, not a batch")
+        self._comparisons += 1
+        rounding = self.tolerance.at(float(np.mean(np.abs(values)))) if values.size else 0.0
+        estimate, standard_error, statistic = z_test(values, expected, rounding)
+        threshold = self.plan.threshold(self._comparisons)
+        if statistic / threshold > self._worst_statistic:
+            self._worst_statistic = statistic / threshold
+            self.run.statistics = StatisticalTest(
+                label,
+                statistic,
+                threshold,
+                estimate,
+                expected,
+                standard_error,
+                values.size,
+                self.plan.false_alarm,
+                self.plan.test_cases,
+                self._comparisons,
+                self.current_input,
+            )
+        if not statistic <= threshold:
+            spread = (
+                f"zero spread: every sample is {estimate:.6g}"
+                if standard_error == 0
+                else (f"standard error {standard_error:.3g}")
+            )
+            raise AssertionError(
+                f"{label}: sample mean {estimate:.6g} over {values.size} samples, expected {expected:.6g} ({spread}): "
+                f"|z| = {statistic:.3g} > threshold {threshold:.3g} (false-alarm rate {self.plan.false_alarm:g} for "
+                f"the run) ({self.impl.name}, {self.device}, {self.dtype}) at {self.current_input}"
             )
 
     def __getattr__(self, name: str) -> Any:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from checks.evidence.check.statistical import StatisticalTest
 from checks.results.codec import JSON
 from checks.results.records import Run
 
@@ -22,6 +23,8 @@ class CheckSpec(Protocol):
     batched: bool
     settings: Any
     """Hypothesis settings each run starts from (None: the loaded profile's)."""
+    false_alarm: float
+    """The chance that a run of a true statistical sentence fails (checks.evidence.check.statistical)."""
 
 
 BACKENDS = ("numpy", "torch")
@@ -37,6 +40,8 @@ class CheckRun(Run):
     """The input the property failed at (Hypothesis's shrunk example)."""
     closest: float | None = None
     """For a bound (``t.at_most``): the smallest limit − value over every example (negative: past the limit)."""
+    statistics: StatisticalTest | None = None
+    """For a statistical comparison (``t.mean_is``): the one nearest its threshold, or the one that failed."""
 
     unit = "examples"
 

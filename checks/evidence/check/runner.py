@@ -19,6 +19,7 @@ from checks.evidence.check.given import inputs_of
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
+from checks.evidence.check.statistical import Plan
 from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
@@ -117,9 +118,10 @@ def _attempt(
 ) -> Attempt:
     """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
     when only whether it fails matters)."""
-    trial = Trial(run, xp, adapter, domain)
-    attempt = Attempt(trial)
     inner, kept = check.test, check.settings or settings.default
+    planned = kept.max_examples + len(inputs.examples) if (inputs := inputs_of(check.test)) else kept.max_examples
+    trial = Trial(run, xp, adapter, domain, Plan(check.false_alarm, planned))
+    attempt = Attempt(trial)
     batch = batch_size(kept.max_examples) if check.batched else 1
     # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
     # thousands of calls
