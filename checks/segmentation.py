@@ -1,4 +1,5 @@
-"""A document's sentences: each line (or paragraph, checks.markup) cut into sentences by nupunkt in English, pysbd
+"""A document's sentences: each line (or paragraph, checks.markup) cut into sentences by nupunkt in English (and after
+a single capital letter before a word that starts sentences: "matrix Q. The keys"), pysbd
 in the other languages it knows, or, for a document in Korean, after '.', '!' or '?' when a space follows and no
 digit precedes (docs/segmentation.md compares them on real sentences).
 
@@ -14,6 +15,52 @@ from functools import cache
 import pysbd
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+SENTENCE_STARTS = [
+    "The",
+    "These",
+    "This",
+    "Those",
+    "We",
+    "Our",
+    "It",
+    "Its",
+    "In",
+    "A",
+    "An",
+    "Each",
+    "For",
+    "To",
+    "Then",
+    "Thus",
+    "Here",
+    "As",
+    "Finally",
+    "However",
+    "Since",
+    "When",
+    "Where",
+    "Note",
+    "Both",
+    "All",
+    "Such",
+    "That",
+    "There",
+    "Their",
+    "They",
+    "One",
+    "If",
+    "On",
+    "With",
+    "By",
+    "From",
+    "At",
+    "Is",
+    "Are",
+]
+INITIAL_ENDS = re.compile(rf"(?<![A-Za-z.])[A-Z]\.\s+(?=(?:{'|'.join(SENTENCE_STARTS)})\b)")
+"""A single capital letter and a period before a word that starts sentences: "a matrix Q. The keys" ends a sentence
+at "Q." (nupunkt takes "Q." for an initial, as in "J. Smith", whose next word is a name). Measured on the corpus of
+docs/segmentation.md before it was adopted: 230 of 231 English sentences right, against nupunkt's 227 alone."""
 KOREAN_SENTENCE = re.compile(r"[^\n]+?(?:(?<![0-9])[.!?](?= )|$)", re.MULTILINE)
 """The rule the three lesson documents' classification files were written against ("1. item" stays whole)."""
 
@@ -62,8 +109,17 @@ def _split(line: str, language: str) -> list[tuple[int, str]]:
     if language == "en":
         import nupunkt
 
-        return [(start, line[start:end]) for start, end in nupunkt.sent_spans(line)]
+        return [(start, line[start:end]) for start, end in _at_initials(line, nupunkt.sent_spans(line))]
     return [(span.start, span.sent) for span in _segmenter(language).segment(line)]
+
+
+def _at_initials(text: str, spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """``spans`` cut again after each single capital letter and period that ends a sentence (INITIAL_ENDS)."""
+    for start, end in spans:
+        for found in INITIAL_ENDS.finditer(text, start, end):
+            yield start, found.start() + 2
+            start = found.end()
+        yield start, end
 
 
 @cache

@@ -33,7 +33,9 @@ def missing() -> str | None:
     try:
         import playwright  # noqa: F401
     except ImportError:
-        return "Playwright for Python is missing: `pip install -r requirements.txt` (or run the tests through tox)."
+        from checks.extras import line
+
+        return f"Playwright for Python is missing: {line('browser')} (or run the tests through tox)."
     return None
 
 

@@ -215,6 +215,25 @@ def test_the_wheel_holds_what_the_engine_and_the_report_read(installed):
     assert (installed / "theory-claims").is_file()
 
 
+def test_the_wheel_requires_the_core_and_names_each_extra(installed):
+    """Issue 45: the core install pulls only what the engine, the proofs and the report need; torch, the SOS solver,
+    the browser tests, the optional libraries and the developer tools are extras, each its own requirements file."""
+    import zipfile
+
+    from checks.extras import EXTRAS
+
+    (wheel,) = (installed.parent.parent / "wheel").glob("theory_claims-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(archive.read(n).decode() for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    requires = [line.removeprefix("Requires-Dist: ") for line in metadata.splitlines() if line.startswith("Requires-")]
+    core = sorted(r.split("==")[0] for r in requires if ";" not in r and not r.startswith("Requires-Python"))
+    assert "torch" not in core and "cvxpy" not in core and "playwright" not in core and "transformers" not in core
+    assert {"numpy", "sympy", "hypothesis", "pytest", "jinja2"} <= set(core)
+    extras = {line.removeprefix("Provides-Extra: ") for line in metadata.splitlines() if line.startswith("Provides-")}
+    assert extras == set(EXTRAS)
+    assert 'torch==2.13.0; extra == "torch"' in requires, requires
+
+
 LESSON_MARKERS = (
     "000_1100ff0056b332e7",
     "001_53050abb35828e70",

@@ -265,3 +265,18 @@ def test_init_writes_every_key_and_a_gitignore_and_overwrites_nothing(tmp_path, 
         assert (repository / ".gitignore").read_text(encoding="utf-8").count("reports/html/") == 1
     finally:
         config.restore(earlier)
+
+
+def test_a_single_capital_letter_ends_a_sentence_before_a_word_that_starts_one():
+    """Issue 45: "matrix Q. The keys" in plain letters was one sentence (nupunkt takes "Q." for an initial); an
+    initial before a name stays inside its sentence."""
+    text = (
+        "In practice, we pack them into a matrix Q. The keys and values are packed into matrices K and V. We compute "
+        "the outputs. J. Smith and A. Vaswani wrote it."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text, "en")] == [
+        "In practice, we pack them into a matrix Q.",
+        "The keys and values are packed into matrices K and V.",
+        "We compute the outputs.",
+        "J. Smith and A. Vaswani wrote it.",
+    ]

@@ -12,20 +12,23 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 import sympy as sp
-import torch
 
 import checks.config as config
+from checks.extras import installed, optional
 from checks.implementations.sandbox import isolation
 from checks.results.records import Environment
+
+torch = optional("torch")
 
 
 def environment(profile: str, seed: str, shard: str = "") -> Environment:
     """This machine and this run (``shard``: "G/N" for shard G of N)."""
-    gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    present = installed("torch")
+    gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if present else []
     settings = config.current()
     return Environment(
         python=platform.python_version(),
-        torch=torch.__version__,
+        torch=torch.__version__ if present else "not installed (the [torch] extra)",
         numpy=np.__version__,
         sympy=sp.__version__,
         hypothesis=hypothesis.__version__,
@@ -34,9 +37,9 @@ def environment(profile: str, seed: str, shard: str = "") -> Environment:
         gpus=gpus,
         cuda=torch.version.cuda if gpus else None,
         gpu_driver=_output(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"]) if gpus else None,
-        tf32_matmul=torch.backends.cuda.matmul.allow_tf32,
-        tf32_cudnn=torch.backends.cudnn.allow_tf32,
-        float32_matmul_precision=torch.get_float32_matmul_precision(),
+        tf32_matmul=present and torch.backends.cuda.matmul.allow_tf32,
+        tf32_cudnn=present and torch.backends.cudnn.allow_tf32,
+        float32_matmul_precision=torch.get_float32_matmul_precision() if present else "",
         commit=_output(["git", "-C", str(settings.root), "rev-parse", "HEAD"]),
         repository=str(settings.root),
         tool=tool_version(),

@@ -9,12 +9,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import checks.written as written
+from checks import extras
 from checks.claim import Claim
 from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
 from checks.errata import Erratum
 from checks.evidence import Dependency, kinds
 from checks.evidence.base import claim_line, crash_text
+from checks.extras import MissingExtra
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
 from checks.sources import document_text
 from checks.verdicts import Verdict, observe
@@ -30,13 +32,18 @@ class _ClaimGuard(Guard):
     def __init__(self, claim: Claim) -> None:
         super().__init__(claim.id)
         self.origin = claim.origin
+        self.needs: MissingExtra | None = None
+        """An extra a step needed and this install lacks (checks.extras): the claim is skipped, not broken."""
 
     def __call__(self, what: str, action: Callable[[], object]) -> None:
         def pointed() -> None:
             try:
                 action()
             except (Exception, SystemExit) as error:  # a step that exits is broken, never a vanished claim
-                self.errors.append(f"{what}: {crash_text(error, self.origin)}")
+                if isinstance(error, Exception) and (module := extras.needed(error)):
+                    self.needs = self.needs or MissingExtra(module)
+                else:
+                    self.errors.append(f"{what}: {crash_text(error, self.origin)}")
 
         super().__call__(what, pointed)
 
@@ -60,7 +67,8 @@ class _Context:
 
 
 def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
-    """Run everything the claim declares; a crash anywhere makes it broken, never refuted.
+    """Run everything the claim declares; a crash anywhere makes it broken, never refuted. A step that needs an
+    extra this install lacks raises MissingExtra (checks.extras): the claim is skipped with that line.
 
     The record's ``seconds`` are the claim's own: the time spent evaluating the claims it depends on is theirs
     (a derived claim is not billed for its dependencies, nor a dependency left at nothing because another claim
@@ -73,6 +81,8 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
     if not claim.out_of_scope:
         for evidence in sorted(claim.evidence, key=lambda e: type(e).order):
             guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
+    if guard.needs is not None:
+        raise guard.needs
     present = [kind for kind in kinds() if any(isinstance(r, kind.record_type) for r in records)]
     mine = {kind: [r for r in records if isinstance(r, kind.record_type)] for kind in present}
     findings = [finding for kind, found in mine.items() for finding in kind.findings(found)]

@@ -36,7 +36,17 @@ def pytest_command(
     """``python -m pytest`` on ``paths`` writing ``results`` (absolute), quiet and without pytest's cache, rooted
     at the current repository (checks.config)."""
     root = config.current().root
-    command = [sys.executable, "-m", "pytest", *map(str, paths), "-q", "-p", "no:cacheprovider", f"--rootdir={root}"]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *map(str, paths),
+        "-q",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+        f"--rootdir={root}",
+    ]
     if not plugin_installed():  # a checkout run without installing it
         command += ["-p", PLUGIN]
     command += ["--results", str(Path(results).resolve())]

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import settings
 
 import checks.config as layout
+from checks import extras
 from checks.claim import Claim
 from checks.engine import memory_limit
 from checks.engine.discovery import claim_files, load_claims
@@ -27,6 +28,7 @@ from checks.engine.limits import time_limit
 from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
 from checks.evidence import kinds
+from checks.extras import MissingExtra
 from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import implementations, load, register
@@ -190,6 +192,9 @@ class ClaimFile(pytest.File):
         try:
             claims = load_claims(self.path)
         except Exception as error:
+            if module := extras.needed(error):
+                yield NeedsExtraItem.from_parent(self, name=self.path.name, reason=str(MissingExtra(module)))
+                return
             yield BrokenFileItem.from_parent(self, name=self.path.name, error=f"{type(error).__name__}: {error}")
             return
         for claim in claims:
@@ -212,7 +217,10 @@ class ClaimItem(pytest.Item):
         if self.duplicate_of:
             record = broken_file(self.path, f"claim id {self.claim.id!r} is also declared in {self.duplicate_of}")
         else:
-            record = self.config.stash[OUTCOMES].record(self.claim)
+            try:
+                record = self.config.stash[OUTCOMES].record(self.claim)
+            except MissingExtra as needs:
+                raise pytest.skip.Exception(f"claim {self.claim.id}: {needs}", _use_item_location=True) from None
             self.billed = record.seconds
         self.user_properties.append((RECORD, json.dumps(to_json(record), ensure_ascii=False)))
         if record.observed != record.expected:
@@ -239,6 +247,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when == "call" and isinstance(item, ClaimItem) and item.billed is not None:
         report.duration = item.billed
     return report
+
+
+class NeedsExtraItem(pytest.Item):
+    """Stands for a claim file that imports a module of an extra this install lacks: skipped with that line."""
+
+    def __init__(self, *, reason: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reason = reason
+
+    def runtest(self) -> None:
+        raise pytest.skip.Exception(self.reason, _use_item_location=True)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"claim file {self.path.name}"
 
 
 class BrokenFileItem(pytest.Item):

@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-import torch
 from hypothesis import assume
-from torch.utils._python_dispatch import TorchDispatchMode
-from torch.utils.flop_counter import FlopCounterMode
 
+from checks.extras import optional
 from checks.numerics.backends import Array, Backend, NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
 from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
+
+torch = optional("torch")
 
 
 @contextlib.contextmanager
@@ -423,9 +423,9 @@ def rnn_flops(length: sp.Expr = n, width: sp.Expr = d, gate_blocks: sp.Expr = 1)
     return sp.expand(length * 2 * matmul_flops(1, width, gate_blocks * width))
 
 
-RECURRENT_CELLS = {"rnn": (torch.nn.RNN, 1), "gru": (torch.nn.GRU, 3), "lstm": (torch.nn.LSTM, 4)}
-"""torch's recurrent layers and their gate blocks g, by cell name (lower case; the functions taking a name accept
-either case: ``recurrent_cell``)."""
+RECURRENT_CELLS = {"rnn": ("RNN", 1), "gru": ("GRU", 3), "lstm": ("LSTM", 4)}
+"""torch's recurrent layers (their names in torch.nn) and their gate blocks g, by cell name (lower case; the functions
+taking a name accept either case: ``recurrent_cell``)."""
 
 
 def recurrent_cell(name: str) -> str:
@@ -462,6 +462,8 @@ def crossover(gate_blocks: int, width: sp.Expr = d) -> sp.Expr | None:
 
 def counted_flops(function: Callable[..., Any], *args: Any) -> int:
     """FLOPs torch.utils.flop_counter.FlopCounterMode counts while ``function(*args)`` runs."""
+    from torch.utils.flop_counter import FlopCounterMode
+
     with FlopCounterMode(display=False) as counter:
         function(*args)
     return int(counter.get_total_flops())
@@ -480,7 +482,7 @@ def counted_recurrent(name: str, length: int, width: int) -> int:
     oneDNN is switched off: its fused LSTM kernel (aten.mkldnn_rnn_layer) has no FLOP formula and counts 0.
     """
     module, _ = RECURRENT_CELLS[recurrent_cell(name)]
-    layer = module(width, width)
+    layer = getattr(torch.nn, module)(width, width)
     x = torch.zeros(length, width)
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # oneDNN's TF32 notice when its flags change
@@ -499,21 +501,22 @@ def crossover_ratios(name: str, width: int) -> dict[str, object]:
     return {"crossover n": at, **{f"n={m}: attention / {name}": ratio for m, ratio in ratios.items()}}
 
 
-class _OpRecorder(TorchDispatchMode):
-    """Counts every aten operator dispatched while it is active."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ops: Counter[str] = Counter()
-
-    def __torch_dispatch__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
-        self.ops[func.overloadpacket.__name__] += 1
-        return func(*args, **(kwargs or {}))
-
-
 def dispatched_ops(function: Callable[..., Any], *args: Any) -> Counter[str]:
     """The aten operators ``function(*args)`` dispatches, by name (each one kernel launch or more)."""
-    with _OpRecorder() as recorder:
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class OpRecorder(TorchDispatchMode):
+        """Counts every aten operator dispatched while it is active."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.ops: Counter[str] = Counter()
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+            self.ops[func.overloadpacket.__name__] += 1
+            return func(*args, **(kwargs or {}))
+
+    with OpRecorder() as recorder:
         function(*args)
     return recorder.ops
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.numerics.backends import Array, NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
+
+torch = optional("torch")
 
 EXACT = Reference(NumpyBackend("float64"))
 """The project's reference on float64 NumPy: the exact values a claim compares against or measures."""

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
 from checks.helpers.encodings import rounded
 from checks.numerics.devices import available_devices
@@ -27,6 +26,9 @@ from checks.numerics.tolerances import FLOATS, tolerance
 
 if TYPE_CHECKING:
     from checks.evidence.probe import Recorder
+from checks.extras import optional
+
+torch = optional("torch")
 
 ANGLE_MODES = ("low", "float32", "reduced")
 CHUNK_ELEMENTS = 2**21

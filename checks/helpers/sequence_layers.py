@@ -30,7 +30,9 @@ ATTENTION = {
     "attention, scores formed": "the same layer as the formula writes it: the n × n scores formed and kept",
 }
 """The attention layers a claim compares, by kind, with what each is."""
-RECURRENT: dict[str, type[nn.RNNBase]] = {name: RECURRENT_CELLS[name][0] for name in ("lstm", "gru", "rnn")}
+RECURRENT: dict[str, type[nn.RNNBase]] = {
+    name: getattr(nn, RECURRENT_CELLS[name][0]) for name in ("lstm", "gru", "rnn")
+}
 """The recurrent layers a claim compares, by kind: the RECURRENT_CELLS names (lower case), LSTM first."""
 MIB = 2.0**20
 """Bytes in a MiB."""

@@ -20,9 +20,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 from hypothesis.errors import UnsatisfiedAssumption
 
+from checks.extras import optional
 from checks.implementations.loading import EnvironmentProblem, loading_failure
 from checks.implementations.topics import Expected
 from checks.numerics.backends import Backend
@@ -31,6 +31,8 @@ from checks.numerics.pairing import INTERLEAVED
 
 if TYPE_CHECKING:
     from checks.implementations.topics import Topic
+
+torch = optional("torch")
 
 
 def backend_name(adapter: Any) -> str:

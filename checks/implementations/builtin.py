@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED
+
+torch = optional("torch")
 
 
 class ReferenceAdapter:

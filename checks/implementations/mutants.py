@@ -10,12 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
-import torch
 
-Stage = Callable[..., torch.Tensor]
+from checks.extras import optional
+
+torch = optional("torch")
+
+
+Stage: TypeAlias = "Callable[..., torch.Tensor]"
 
 
 def _frequencies(d_model: int, base: float = 10000.0, step: int = 2, shift: int = 0) -> torch.Tensor:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.helpers.precision import ErrorFunction, rope_vectors
 from checks.implementations.base import Implementation
 from checks.implementations.fingerprint import layout_of
 from checks.numerics.backends import NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
+
+torch = optional("torch")
 
 
 def adapter_score_errors(adapter: Any, dtype: str, d_model: int, distance: int) -> ErrorFunction:

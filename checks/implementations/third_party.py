@@ -13,9 +13,11 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.numerics.pairing import CONCATENATED, HALF_SPLIT, INTERLEAVED
+
+torch = optional("torch")
 
 MAX_POSITION = 2**16 - 1
 """The rotary caches are built up to this position (torchtune indexes a table of max_seq_len rows)."""

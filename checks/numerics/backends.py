@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import installed, line, optional
 from checks.numerics.devices import available_devices
 from checks.numerics.tolerances import BFLOAT16
+
+torch = optional("torch")
 
 Array = Any
 """A numpy.ndarray or a torch.Tensor, depending on the backend."""
@@ -67,6 +69,8 @@ class TorchBackend:
 
     @staticmethod
     def unsupported(device: str, dtype: str) -> str | None:
+        if not installed("torch"):
+            return line("torch", "torch")
         if device == "cuda" and not torch.cuda.is_available():
             return "torch.cuda.is_available() is False on this machine"
         return None
@@ -84,12 +88,21 @@ class TorchBackend:
     def zeros(self, *shape: int) -> torch.Tensor:
         return torch.zeros(shape, dtype=self.torch_dtype, device=self.device)
 
-    sin, cos, exp, sqrt = (
-        staticmethod(torch.sin),
-        staticmethod(torch.cos),
-        staticmethod(torch.exp),
-        staticmethod(torch.sqrt),
-    )
+    @staticmethod
+    def sin(x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x)
+
+    @staticmethod
+    def cos(x: torch.Tensor) -> torch.Tensor:
+        return torch.cos(x)
+
+    @staticmethod
+    def exp(x: torch.Tensor) -> torch.Tensor:
+        return torch.exp(x)
+
+    @staticmethod
+    def sqrt(x: torch.Tensor) -> torch.Tensor:
+        return torch.sqrt(x)
 
     def stack(self, arrays: list[torch.Tensor], axis: int = 0) -> torch.Tensor:
         return torch.stack(arrays, dim=axis)
@@ -102,7 +115,7 @@ class TorchBackend:
 
     @staticmethod
     def to_float64(x: object) -> np.ndarray:
-        if isinstance(x, torch.Tensor):
+        if installed("torch") and isinstance(x, torch.Tensor):
             return x.detach().to("cpu", torch.float64).numpy()
         return np.asarray(x, dtype=np.float64)
 

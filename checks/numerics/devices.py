@@ -7,7 +7,11 @@ DEVICES: tuple[str, ...] = ("cpu", "cuda")
 
 
 def available_devices() -> list[str]:
-    """cpu always; cuda when torch sees a GPU."""
+    """cpu always; cuda when torch is installed and sees a GPU."""
+    from checks.extras import installed
+
+    if not installed("torch"):
+        return ["cpu"]
     import torch
 
     return ["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"]

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.helpers.attention import rounding_scale as head_scale
 from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
+
+torch = optional("torch")
 
 TOKENS = 8
 """Rows of a drawn input."""

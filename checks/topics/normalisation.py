@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
+from checks.extras import optional
 from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
+
+torch = optional("torch")
 
 EPS = 1e-5
 """ε added to the variance (and to the mean square), torch's default."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-
-import torch
+from typing import TypeAlias
 
 from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.worst_case import broadcast_shape
+from checks.extras import optional
 
-Value = torch.Tensor | float
+torch = optional("torch")
+
+Value: TypeAlias = "torch.Tensor | float"
 
 
 @dataclass(frozen=True)

@@ -13,23 +13,25 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import sympy as sp
-import torch
 
 from checks.evidence.sweep.forming import Forming, Products, Value
 from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.scale import ScalePlan, plan
 from checks.evidence.sweep.tables import Hand, SumTable, Tables
 from checks.evidence.sweep.worst_case import Allowed, WorstCase
+from checks.extras import optional
 from checks.helpers.formulas import w
 from checks.numerics.reference import frequency_values
 from checks.numerics.tolerances import tolerance
 
+torch = optional("torch")
+
 __all__ = ["Grid", "Hand", "Products", "SumTable"]
 
-Tolerances = tuple[Allowed | Callable[[], Allowed], torch.Tensor | None, str]
+Tolerances: TypeAlias = "tuple[Allowed | Callable[[], Allowed], torch.Tensor | None, str]"
 """What an equation is held to: the tolerance (or how to form it), its lowest value along k, its text."""
 
 

@@ -13,7 +13,10 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import torch
+from checks.extras import optional
+
+torch = optional("torch")
+
 
 _KEPT: dict[tuple[str, torch.dtype], list[torch.Tensor]] = {}
 """Flat buffers by device and dtype, shared by the sweep runs of the process (one at a time: a second

@@ -10,14 +10,15 @@ from __future__ import annotations
 import gc
 import time
 
-import torch
-
 from checks.evidence.base import crash_text
 from checks.evidence.sweep.grid import Grid
 from checks.evidence.sweep.record import Equation, SweepRun, SweepSpec
+from checks.extras import optional
 from checks.numerics.devices import available_devices
 from checks.numerics.tolerances import position_limit
 from checks.profiles import sweep_elements
+
+torch = optional("torch")
 
 COMPARED_ELEMENTS = 2**21
 """Elements per comparison a chunk is sized for (8 MB in float32).

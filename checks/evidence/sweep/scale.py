@@ -15,20 +15,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from math import prod
+from typing import TypeAlias
 
 import sympy as sp
-import torch
 
 from checks.evidence.sweep.worst_case import broadcast_shape
+from checks.extras import optional
 from checks.numerics.tolerances import Tolerance
+
+torch = optional("torch")
 
 AXES = ("pos", "k", "omega", "i")
 """The symbols a scale may use, by name: position, offset, frequency ω_i, pair index."""
 
-Take = Callable[[tuple[int, ...]], torch.Tensor]
+Take: TypeAlias = "Callable[[tuple[int, ...]], torch.Tensor]"
 """Lends a tensor of the given shape from the sweep's memory."""
-Value = torch.Tensor | float
-Form = Callable[[dict[str, torch.Tensor], "_Lender"], Value]
+Value: TypeAlias = "torch.Tensor | float"
+Form: TypeAlias = "Callable[[dict[str, torch.Tensor], _Lender], Value]"
 """A compiled formula: its value over the axes given, formed into the lender's memory."""
 
 

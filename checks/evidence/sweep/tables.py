@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-import torch
-
 from checks.evidence.sweep.forming import Forming, Value
 from checks.evidence.sweep.memory import Memory
+from checks.extras import optional
+
+torch = optional("torch")
 
 
 class Hand(NamedTuple):

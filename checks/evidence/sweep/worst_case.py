@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TypeAlias
 
-import torch
+from checks.extras import optional
 
-Allowed = torch.Tensor | float
+torch = optional("torch")
+
+
+Allowed: TypeAlias = "torch.Tensor | float"
 """A tolerance that broadcasts to the compared tensor (a number: one for every case)."""
 
 LOCATE_BLOCK = 4096
