@@ -88,7 +88,18 @@ def test_a_tight_bound_is_proved_on_its_face_and_not_without_it(monkeypatch, lhs
     assert decision.status == "proved" and decision.certificates[0].verify()
     monkeypatch.setattr(sos, "FACES", 0)
     monkeypatch.setattr(sos, "TOLERANCES", {})  # Clarabel's defaults, as before facial reduction
-    assert decide(lhs, rhs, relation).status == "unknown"
+    without = decide(lhs, rhs, relation)
+    if lhs in LUCKY_WITHOUT_FACES:
+        # the solver's rounding decides this one without the face, and it differs between CPUs: whatever it finds
+        # must still re-check exactly
+        assert without.status == "unknown" or (without.status == "proved" and without.certificates[0].verify())
+    else:
+        assert without.status == "unknown"
+
+
+LUCKY_WITHOUT_FACES = {sp.cos(t) + sp.cos(2 * t) + sp.cos(4 * t)}
+"""Proved without facial reduction on the 2026-12-04 machine (cvxpy 1.9.3, Clarabel 0.11.1, the same as before),
+unknown on the earlier ones: the search at a singular Gram matrix succeeds or not by the CPU's floating point."""
 
 
 def test_the_two_pair_rope_cauchy_schwarz_bound_is_proved_in_blocks():
