@@ -59,6 +59,16 @@ class NumpyBackend:
         return np.asarray(x, dtype=np.float64)
 
 
+def _elementwise(name: str) -> staticmethod:
+    """torch's elementwise function ``name``, looked up when called (torch may be an extra not installed)."""
+
+    def apply(x: torch.Tensor) -> torch.Tensor:
+        return getattr(torch, name)(x)
+
+    apply.__name__ = name
+    return staticmethod(apply)
+
+
 @dataclass(frozen=True)
 class TorchBackend:
     """PyTorch tensors on one device."""
@@ -88,21 +98,7 @@ class TorchBackend:
     def zeros(self, *shape: int) -> torch.Tensor:
         return torch.zeros(shape, dtype=self.torch_dtype, device=self.device)
 
-    @staticmethod
-    def sin(x: torch.Tensor) -> torch.Tensor:
-        return torch.sin(x)
-
-    @staticmethod
-    def cos(x: torch.Tensor) -> torch.Tensor:
-        return torch.cos(x)
-
-    @staticmethod
-    def exp(x: torch.Tensor) -> torch.Tensor:
-        return torch.exp(x)
-
-    @staticmethod
-    def sqrt(x: torch.Tensor) -> torch.Tensor:
-        return torch.sqrt(x)
+    sin, cos, exp, sqrt = (_elementwise(name) for name in ("sin", "cos", "exp", "sqrt"))
 
     def stack(self, arrays: list[torch.Tensor], axis: int = 0) -> torch.Tensor:
         return torch.stack(arrays, dim=axis)
