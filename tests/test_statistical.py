@@ -51,6 +51,8 @@ def test_the_levels_of_a_run_sum_to_at_most_its_false_alarm_rate():
     assert 4.9 < thresholds[0] < 5.1, "α 1e-4 over 100 test cases, first comparison: two-sided 6.1e-7"
     with pytest.raises(StatisticalUse, match="between 0 and 1"):
         Plan(false_alarm=1.5)
+    far = Plan(false_alarm=1e-4, test_cases=10_000).threshold(10_000)
+    assert math.isfinite(far) and far > thresholds[-1], "a level below 1e-16 still has its threshold (not 1 − level)"
 
 
 def test_the_stated_level_is_the_level_measured_on_true_sentences():

@@ -75,7 +75,7 @@ class Plan:
 
     def threshold(self, comparison: int) -> float:
         """The |z| beyond which the ``comparison``-th comparison of a test case fails."""
-        return NormalDist().inv_cdf(1.0 - self.level(comparison) / 2.0)
+        return -NormalDist().inv_cdf(self.level(comparison) / 2.0)  # the lower tail: exact for a tiny level
 
 
 def z_test(samples: np.ndarray, expected: float, rounding: float) -> tuple[float, float, float]:
