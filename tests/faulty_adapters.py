@@ -6,6 +6,8 @@ for its one fault, so that whatever the engine reports about it is that fault.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import torch
 
@@ -273,6 +275,19 @@ class OddHeadRope:
             return rotate(x, positions)
         padded = torch.cat([x, torch.zeros_like(x[..., :1])], dim=-1)
         return rotate(padded, positions, x.shape[-1] + 1)[..., :-1]
+
+
+class SlowRope:
+    """Not faulty: a correct RoPE that sleeps ``delay`` seconds a call, as a slow library on a loaded machine."""
+
+    name, pairing = "slow-rope", "interleaved"
+
+    def __init__(self, delay: float = 0.07) -> None:
+        self.delay = delay
+
+    def rope(self, x, positions):
+        time.sleep(self.delay)
+        return rotate(x, positions)
 
 
 PRECISION = (InDtypeTableSinusoidal, Bfloat16AnglesRope, RoundedCosSinRope, RoundOnceRope)

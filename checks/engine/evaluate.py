@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import checks.written as written
 from checks import extras
@@ -53,6 +54,7 @@ class _Context:
 
     def __init__(self, claim: Claim, guard: Guard, resolve: Resolve | None) -> None:
         self.claim_id, self.guard, self._resolve = claim.id, guard, resolve
+        self.within_share = guard.within_share
         self.waited = 0.0
         """Seconds spent getting the outcomes of other claims (evaluating them, when no one had): not this claim's."""
 
@@ -79,6 +81,7 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
     guard("sources", lambda: [quote.verify() for quote in claim.sources])
     records: list[EvidenceRecord] = []
     if not claim.out_of_scope:
+        guard.share_among(lambda: _seconds_per_call(claim))
         for evidence in sorted(claim.evidence, key=lambda e: type(e).order):
             guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
     if guard.needs is not None:
@@ -112,6 +115,20 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         seconds=time.perf_counter() - started - context.waited,
         date=_now(),
     )
+
+
+def implementations_run(claim: Claim) -> dict[str, Any]:
+    """By name, the implementations besides the references whose cells the claim's evidence runs."""
+    return {adapter.name: adapter for evidence in claim.evidence for adapter in evidence.implementations()}
+
+
+def _seconds_per_call(claim: Claim) -> dict[str, float]:
+    """By name, each implementation of ``implementations_run`` that can run here with its seconds a call."""
+    if not (adapters := implementations_run(claim)):
+        return {}
+    from checks.implementations.contract import seconds_per_call  # loads torch: only for a claim that runs adapters
+
+    return seconds_per_call(adapters.values())
 
 
 def _erratum(claim: Claim, findings: list[Finding], guard: Guard) -> Erratum | None:
@@ -220,4 +237,4 @@ def dependency_of(record: ClaimRecord) -> Dependency:
     return Dependency(record.id, record.observed, [Finding(f.kind, f.text, dict(f.data)) for f in record.findings])
 
 
-__all__ = ["Resolve", "broken_file", "dependency_of", "evaluate", "repository_path"]
+__all__ = ["Resolve", "broken_file", "dependency_of", "evaluate", "implementations_run", "repository_path"]

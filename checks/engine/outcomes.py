@@ -15,8 +15,8 @@ from filelock import FileLock
 
 from checks.claim import Claim
 from checks.engine.discovery import find_claim
-from checks.engine.evaluate import dependency_of, evaluate
-from checks.engine.limits import time_limit
+from checks.engine.evaluate import dependency_of, evaluate, implementations_run
+from checks.engine.limits import longest_time_limit
 from checks.evidence import Dependency
 from checks.results.codec import from_json, to_json
 from checks.results.records import ClaimRecord
@@ -58,7 +58,7 @@ class Outcomes:
     def _shared(self, claim: Claim) -> ClaimRecord:
         assert self.folder is not None
         stored = self.folder / f"{claim.id}.json"
-        limit = time_limit()
+        limit = longest_time_limit(len(implementations_run(claim)))
         with FileLock(self.folder / f"{claim.id}.lock", timeout=3 * limit + 60 if limit > 0 else -1):
             if stored.is_file():
                 return from_json(ClaimRecord, json.loads(stored.read_text(encoding="utf-8")))

@@ -43,6 +43,10 @@ class RunContext(Protocol):
     def dependency(self, claim_id: str) -> Dependency:
         """The outcome of another claim, evaluated at most once per run."""
 
+    def within_share(self, implementation: str, action: Callable[[], object]) -> str:
+        """Run ``action``, cells of ``implementation``, on its own share of the claim's time limit
+        (checks.engine.limits); empty when it finished, else why it did not."""
+
 
 class Declaring(Protocol):
     """What a kind's ``declare`` needs of the claim it adds evidence to (checks.claim.Claim)."""
@@ -91,6 +95,11 @@ class Evidence:
     def repeats_exactly(self) -> bool:
         """Whether it gives the same numbers under any Hypothesis seed (the flake run may leave it out)."""
         return False
+
+    def implementations(self) -> list[Any]:
+        """The implementations besides the references whose cells it runs, each on a share of the claim's time
+        limit of its own (``RunContext.within_share``)."""
+        return []
 
     @classmethod
     def explain(cls, records: Sequence[EvidenceRecord]) -> list[str]:

@@ -17,6 +17,7 @@ names the adapter, the capability and the input.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -123,6 +124,8 @@ class Implementation:
         self._topics: dict[str, Topic] = {}
         self.positions_seen: list[int] = []
         """The largest position of every call that takes positions, in order."""
+        self.call_seconds: list[float] = []
+        """Seconds of each call into the adapter: its own time, not the copies and comparisons around the call."""
 
     @property
     def max_position(self) -> int | None:
@@ -171,7 +174,7 @@ class Implementation:
     def _call(self, topic: Topic, expected: Expected, *args: Any) -> Any:
         method = topic.name
         if self.reference:  # the project's references (and a topic's): their exceptions are crashes, as is a wrong type
-            result = getattr(self.adapter, method)(*args)
+            result = self._timed(method, args)
             problem = self._broken(result, expected, finite=False)
             if problem:
                 raise ReferenceBroken(
@@ -181,7 +184,7 @@ class Implementation:
             return result
         before = [_copy(arg) for arg in args]
         try:
-            result = getattr(self.adapter, method)(*args)
+            result = self._timed(method, args)
         except Exception as error:
             loading = loading_failure(error)
             if loading:
@@ -194,6 +197,14 @@ class Implementation:
         if problem:
             raise self._failure(topic, args, problem)
         return result
+
+    def _timed(self, method: str, args: tuple[Any, ...]) -> Any:
+        """The adapter's ``method`` on ``args``, counted and timed."""
+        started = time.perf_counter()
+        try:
+            return getattr(self.adapter, method)(*args)
+        finally:
+            self.call_seconds.append(time.perf_counter() - started)
 
     def _broken(self, result: Any, expected: Expected, finite: bool = True) -> str | None:
         """How ``result`` breaks the output contract (None when it keeps it); ``finite=False`` lets inf and NaN by."""

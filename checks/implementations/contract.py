@@ -11,12 +11,14 @@ compared with what the adapter declares.
 from __future__ import annotations
 
 import math
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
+from checks.engine.limits import slow_note
 from checks.implementations.base import (
     Implementation,
     ImplementationFailure,
@@ -61,6 +63,11 @@ def checked(adapter: Any) -> ImplementationRecord:
     if key not in _CHECKED:
         _CHECKED[key] = (adapter, check_implementation(adapter))
     return _CHECKED[key][1]
+
+
+def seconds_per_call(adapters: Iterable[Any]) -> dict[str, float]:
+    """By name, each of ``adapters`` that can run here with its seconds a call (the median of its contract calls)."""
+    return {adapter.name: record.seconds_per_call for adapter in adapters if not (record := checked(adapter)).missing}
 
 
 def environment_problem(adapter: Any) -> str | None:
@@ -113,15 +120,19 @@ def check_implementation(adapter: Any) -> ImplementationRecord:
     record.domain = domain.describe()
     if record.missing:
         return record
+    bound: list[Implementation] = []
     for capability in record.capabilities:
         try:
-            _check_capability(adapter, domain, capability, record)
+            bound += _check_capability(adapter, domain, capability, record)
         except EnvironmentProblem as problem:  # not the adapter's fault: its cells are skipped with this reason
             record.missing, record.contract, record.fingerprints, record.variants = str(problem), [], {}, []
             break
         except Exception as error:  # an adapter's oddity that slipped past Implementation: its finding, not a crash
             text = f"the contract checks could not finish: {type(error).__name__}: {error}"
             record.contract.append(ContractFinding(capability, "call", text))
+    calls = [seconds for implementation in bound for seconds in implementation.call_seconds]
+    record.seconds_per_call = statistics.median(calls) if calls else 0.0
+    record.slow = "" if record.reference else slow_note(record.seconds_per_call)
     record.seconds = time.perf_counter() - started
     return record
 
@@ -133,12 +144,16 @@ def _missing(adapter: Any) -> str:
         return f"missing() raised {type(error).__name__}: {error}"
 
 
-def _check_capability(adapter: Any, domain: Domain, capability: str, record: ImplementationRecord) -> None:
+def _check_capability(
+    adapter: Any, domain: Domain, capability: str, record: ImplementationRecord
+) -> list[Implementation]:
+    """The capability's contract calls and fingerprint; the bindings the calls went through (each device × dtype)."""
     try:
         sizes = _sizes(domain)
     except ValueError as error:
         record.contract.append(ContractFinding(capability, "declared", str(error)))
-        return
+        return []
+    every: list[Implementation] = []
     for device in available_devices():
         bound = [
             Implementation(adapter, BACKENDS[record.backend](dtype, device), domain)
@@ -151,7 +166,9 @@ def _check_capability(adapter: Any, domain: Domain, capability: str, record: Imp
             session.attempt(implementation, sizes[2])
             session.shared_positions(implementation, sizes[0])
             session.values(implementation)
+        every += bound
     _fingerprint(adapter, domain, topic(capability), record)
+    return every
 
 
 def _runs(adapter: Any, domain: Domain, device: str, dtype: str) -> bool:

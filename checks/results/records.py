@@ -291,6 +291,10 @@ class ImplementationRecord:
     seconds: float
     precision: list[DtypeFingerprint] = field(default_factory=list)
     """Per capability and dtype it runs in on the CPU, its fingerprint against the float64 reference."""
+    seconds_per_call: float = 0.0
+    """Seconds a call takes: the median of its contract calls (a library's loading, a spike of load left out)."""
+    slow: str = ""
+    """Why it counts as slow (over checks.engine.limits.CALL_BUDGET a call) and what that changes, else empty."""
 
 
 @dataclass

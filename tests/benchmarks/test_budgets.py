@@ -71,6 +71,11 @@ def test_each_implementation_claim_under_60_seconds_with_15_adapters(benchmark, 
     command = pytest_command([ROOT / "claims"], results=results, workers=2, implementations=FIFTEEN, extra=extra)
     _once(benchmark, lambda: run_pytest(command, profile="ci", capture=True))
     document = read_results(results)
+    claim_seconds = {claim.id: round(claim.seconds, 1) for claim in sorted(document.claims, key=lambda c: -c.seconds)}
+    call_ms = {record.name: round(record.seconds_per_call * 1e3, 2) for record in document.implementations}
+    benchmark.extra_info.update(claim_seconds=claim_seconds, milliseconds_per_call=call_ms)
+    print("seconds per implementation claim:", ", ".join(f"{name} {s} s" for name, s in claim_seconds.items()))
+    print("milliseconds a call (median of its contract calls):", ", ".join(f"{n} {ms}" for n, ms in call_ms.items()))
     loaded = [record.name for record in document.implementations if not record.missing]
     if len(loaded) < 15:
         pytest.skip(

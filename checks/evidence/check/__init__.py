@@ -102,10 +102,15 @@ class Check(RunEvidence):
     def examines_implementations(self) -> bool:
         return self.uses is not None
 
+    def implementations(self) -> list[Any]:
+        from checks.evidence.check.runner import implementations
+
+        return implementations(self)
+
     def run(self, context: RunContext) -> list[EvidenceRecord]:
         from checks.evidence.check.runner import run_check  # the runner loads Hypothesis and torch: not the report
 
-        return list(run_check(self))
+        return list(run_check(self, context.within_share))
 
 
 __all__ = ["BACKENDS", "Check", "CheckRun", "CheckSpec"]

@@ -8,6 +8,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import hypothesis
@@ -30,9 +31,20 @@ from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.size_rules import separating
 
+Share = Callable[[str, Callable[[], object]], str]
+"""Runs cells of an implementation on its share of the claim's time limit; empty, or why they did not run to the end
+(checks.engine.limits.Guard.within_share)."""
 
-def run_check(check: CheckSpec) -> list[CheckRun]:
-    """Every implementation × device × dtype the check names; what cannot run is skipped with the reason."""
+
+def unshared(implementation: str, action: Callable[[], object]) -> str:
+    """Run the cells with no share of a time limit (a check run outside a claim's evaluation)."""
+    action()
+    return ""
+
+
+def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun]:
+    """Every implementation × device × dtype the check names, the references first; what cannot run is skipped
+    with the reason, as are the cells of an implementation past its share of the claim's time limit."""
     runs = []
     for adapter in _adapters(check):
         backend = BACKENDS[backend_name(adapter)]
@@ -60,7 +72,9 @@ def run_check(check: CheckSpec) -> list[CheckRun]:
                         f"not run: it broke its contract in {dtype} on {device}: {broken}",
                     )
                 else:
-                    _execute(check, run, backend(dtype, device), adapter, domain)
+                    execute = partial(_execute, check, run, backend(dtype, device), adapter, domain)
+                    if late := within_share(adapter.name, execute):
+                        run.status, run.message = "skipped", late
                 runs.append(run)
     return runs
 
@@ -74,9 +88,15 @@ def _domain(adapter: Any) -> tuple[Domain, str | None]:
 
 
 def _adapters(check: CheckSpec) -> list[Any]:
+    """The implementations the check runs against, the references first (they decide the verdict)."""
     if check.uses:
-        return offering(check.uses)
+        return sorted(offering(check.uses), key=lambda adapter: not is_reference(adapter))
     return [by_name(f"reference-{backend}") for backend in check.backends]
+
+
+def implementations(check: CheckSpec) -> list[Any]:
+    """The implementations besides the references whose cells the check runs."""
+    return [adapter for adapter in _adapters(check) if not is_reference(adapter)]
 
 
 def _unavailable(device: str) -> str | None:
