@@ -52,9 +52,9 @@ def test_angles_formed_in_bfloat16_are_a_variant_in_float16_too(records):
     """Was missed in float16: the mutant was caught in float64 and float32 only."""
     record = records["faulty-bfloat16-angles"]
     assert _in(record, "rope", "float16").formed_in == "bfloat16"
-    (note,) = [note for note in record.variants if note.startswith("rope in float16:")]
-    assert "angles formed in bfloat16 (the reference: float16)" in note
-    assert "positions 256 and 257 get identical rows (the reference: positions 2048 and 2049)" in note
+    (note,) = [note for note in record.variants if note.startswith("rope in float16 departs from")]
+    assert "its angles are formed in bfloat16, not in float16" in note
+    assert "positions 256 and 257 get identical rows, though float16 holds every integer to 2048" in note
 
 
 def test_an_error_past_the_claims_tolerance_below_the_position_limit_is_a_values_finding(records):
@@ -66,9 +66,10 @@ def test_an_error_past_the_claims_tolerance_below_the_position_limit_is_a_values
 
 def test_rounding_cos_and_sin_first_shows_as_more_roundings_than_rounding_once(records):
     """Was shown only indirectly: a RoPE that rounds cos and sin before multiplying."""
-    twice = _in(records["faulty-rounded-cos-sin"], "rope", "bfloat16").rounding
-    once = _in(records["round-once-rope"], "rope", "bfloat16").rounding
-    assert once <= 1.0 < 1.5 * once < twice
+    twice = _in(records["faulty-rounded-cos-sin"], "rope", "bfloat16")
+    once = _in(records["round-once-rope"], "rope", "bfloat16")
+    assert once.rounding <= 1.0 < 1.5 * once.rounding < twice.rounding
+    assert 0.9 < once.rounding_steps < 1.1 < 1.5 < twice.rounding_steps  # one rounding's mean square, measured
 
 
 def test_the_formation_dtype_is_read_off_the_growth_of_the_error():

@@ -28,8 +28,9 @@ from checks.implementations.base import (
     missing,
     unsupported,
 )
-from checks.implementations.dtype_fingerprint import Measured, differences
+from checks.implementations.dtype_fingerprint import Measured, broken_promises, differences
 from checks.implementations.fingerprint import probe_d_model
+from checks.implementations.frequencies import DOCUMENTS
 from checks.implementations.loading import EnvironmentProblem
 from checks.implementations.topics import Topic, capabilities, on_backend, topic
 from checks.numerics.backends import BACKENDS
@@ -353,6 +354,7 @@ def _per_dtype(adapter: Any, domain: Domain, topic: Topic, found: dict[str, Any]
         ContractFinding(capability, "values", text) for text in found_per_dtype if isinstance(text, str)
     ]
     record.precision += [m.fingerprint for m in measured]
+    record.variants += [text for m in measured if (text := broken_promises(m.fingerprint))]
     for m in measured:
         if m.over_limit:
             where = ("cpu", m.fingerprint.dtype, m.fingerprint.d_model)
@@ -362,5 +364,6 @@ def _per_dtype(adapter: Any, domain: Domain, topic: Topic, found: dict[str, Any]
     size = measured[0].fingerprint.d_model
     references = {r.dtype: r for r in topic.fingerprint.reference(record.backend, domain, size, dtypes)}
     for mine in (m.fingerprint for m in measured):
-        difference = differences(mine, references[mine.dtype]) if mine.dtype in references else ""
+        own = None if found.get("frequency_kind", DOCUMENTS) == DOCUMENTS else float(found["base"])
+        difference = differences(mine, references[mine.dtype], own) if mine.dtype in references else ""
         record.variants += [difference] if difference else []

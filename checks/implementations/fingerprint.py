@@ -1,32 +1,35 @@
 """Fingerprints, measured by probing an implementation: what it actually computes, in the documents' terms.
 
-RoPE: which pairs rotate together, which dimensions rotate at all (a partial rotation), the base θ and
-any position scaling fitted from the measured angles, and the precision its angles are formed in.
-Sinusoidal: where sin and cos sit (the layout), the amplitude, the base fitted from the measured
-frequencies, and the precision its table is computed in.
+RoPE: which pairs rotate together, which dimensions rotate at all (a partial rotation), its frequencies and the
+simplest model of them (checks.implementations.frequencies), any factor the rotated vectors are scaled by, the
+precision its angles are formed in (against its own frequencies, in the same call), and what it does at an odd
+d_model. Sinusoidal: where sin and cos sit (the layout), the amplitude, the frequencies, the precision of its table
+and its odd sizes.
 
-The checks compare against the fingerprint where it records a convention (a partial rotation is a
-variant, not a pairing failure); a base or a scale that differs from the documents' is reported as a
-variant here and still fails the checks whose statement depends on it.
+The checks compare against the fingerprint where it records a convention (a partial rotation is a variant, not a
+pairing failure); frequencies that differ from the documents' are reported as a variant here and still fail the
+checks whose statement depends on them. What an adapter declares of its variant is checked against it.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any
 
 import numpy as np
 
-from checks.implementations.base import Implementation, backend_name
+from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name
+from checks.implementations.frequencies import DOCUMENTS, Frequencies, measure
+from checks.implementations.frequencies import residual as _residual
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import (
-    CONCATENATED,
     HALF_SPLIT,
     INTERLEAVED,
+    LAYOUTS,
     RopeLayout,
     rope_layout,
+    to_document_layout,
     to_interleaved,
 )
 from checks.numerics.reference import BASE
@@ -152,25 +155,20 @@ def rope_fingerprint(adapter: Any, domain: Domain) -> dict[str, JSON]:
     bound = probing(adapter, domain)
     rotated = rotated_dimensions(bound, d_model)
     order = pair_order(bound, d_model)
+    first, second = order[0:rotated:2], order[1:rotated:2]
     image = _rope(bound, np.eye(d_model), 1)
-    first = order[0:rotated:2]
-    measured = np.arctan2(image[first, order[1:rotated:2]], image[first, first])
-    base, scale, residual = fit_angles(measured, rotated)
-    documents = math.isclose(base, BASE, rel_tol=SAME) and math.isclose(scale, 1.0, rel_tol=SAME)
-    frequencies = (
-        _document_frequencies(rotated) if documents else scale * base ** (-np.arange(len(first)) * 2 / rotated)
-    )
-    far, error = _rope_angle_error(bound, d_model, order, frequencies)
+    frequencies = measure(np.arctan2(image[first, second], image[first, first]), rotated)
+    far, error, called = _rope_angle_error(bound, d_model, order, rotated)
     return {
         "d_model": d_model,
         "pairing": pairing_name(order, rotated),
         "rotated": rotated,
-        "base": base,
-        "position_scale": scale,
-        "fit_residual": residual,
+        "attention_factor": float(np.mean(np.hypot(image[first, second], image[first, first]))),
+        **_frequency_fields(frequencies, called, rotated),
         "far_position": far,
         "angle_error": error,
         "angle_precision": precision_of(error, far),
+        **_odd_rope(bound, domain, d_model, frequencies),
     }
 
 
@@ -186,31 +184,182 @@ def sinusoidal_fingerprint(adapter: Any, domain: Domain) -> dict[str, JSON]:
     if not sines:
         return {"d_model": d_model, "layout": layout}
     amplitude = float(np.mean(rows[0][cosines]))
-    measured = np.arcsin(np.clip(rows[1][sines] / amplitude, -1.0, 1.0))
-    base, scale, residual = fit_angles(measured, d_model)
-    documents = math.isclose(base, BASE, rel_tol=SAME) and math.isclose(scale, 1.0, rel_tol=SAME)
-    frequencies = (
-        _document_frequencies(d_model) if documents else scale * base ** (-np.arange(len(sines)) * 2 / d_model)
-    )
-    far, error = _table_error(bound, d_model, sines, cosines, amplitude, frequencies)
+    frequencies = measure(table_angles(rows[1], sines, cosines, amplitude), d_model)
+    far, error, called = _table_error(bound, d_model, sines, cosines, amplitude)
     return {
         "d_model": d_model,
         "layout": layout,
         "amplitude": amplitude,
-        "base": base,
-        "position_scale": scale,
-        "fit_residual": residual,
+        **_frequency_fields(frequencies, called, d_model),
         "far_position": far,
         "table_error": error,
         "table_precision": precision_of(error, far),
+        **_odd_table(bound, domain, d_model, frequencies, amplitude),
     }
 
 
-def variants(capability: str, found: dict[str, JSON], declared: str) -> tuple[list[str], list[str]]:
-    """(variants of the documents' formula, contract violations) a fingerprint shows."""
+def _frequency_fields(frequencies: Frequencies, far: np.ndarray, width: int) -> dict[str, JSON]:
+    """A fingerprint's frequencies: measured, against the formula, their model, and how a far call changes them."""
+    model = frequencies.model
+    changed = _residual(far, frequencies.measured) if len(far) == len(frequencies.measured) else math.inf
+    return {
+        "frequencies": frequencies.measured.tolist(),
+        "frequency_ratios": [float(f"{ratio:.6g}") for ratio in frequencies.ratios],
+        "frequency_model": frequencies.describe(),
+        "frequency_kind": model.kind,
+        "frequency_residual": model.residual,
+        "frequency_tolerance": frequencies.tolerance,
+        "frequencies_stored_in": frequencies.stored_in,
+        "base": frequencies.one_base.base,
+        "position_scale": frequencies.one_base.scale,
+        "call_dependent": bool(changed > frequencies.tolerance),
+        **(_far_call(far, width) if changed > frequencies.tolerance else {}),
+    }
+
+
+def _far_call(far: np.ndarray, width: int) -> dict[str, JSON]:
+    """The frequencies of a call that reaches far positions, where they differ from a short call's."""
+    return {"far_call_frequencies": far.tolist(), "far_call_model": measure(far, width).describe() if len(far) else ""}
+
+
+def _odd_words(found: dict[str, JSON]) -> str:
+    behaviour = str(found["odd_sizes"])
+    if behaviour == "zero pad":
+        if "odd_last" in found:
+            return (
+                f"zero pad: a zero partner is rotated with the last dimension and dropped (it is multiplied by "
+                f"{float(found['odd_last']):.6g} at position {found['odd_position']}, not left as it is); the "
+                "frequencies follow d + 1"
+            )
+        return "zero pad: a zero last column, not a lone sine; the other frequencies follow d − 1"
+    if behaviour == "round up":
+        return "round up: the table of d + 1 with its last column dropped; the frequencies follow d + 1"
+    return behaviour
+
+
+def _call_change(found: dict[str, JSON]) -> float:
+    """How far, relatively, the frequencies of a far call are from those of a call up to position 1."""
+    return _residual(np.array(found["far_call_frequencies"]), np.array(found["frequencies"]))
+
+
+ODD_SIZES = ("last alone", "zero pad", "round up")
+"""What an implementation does at an odd d_model: "last alone" (the documents' and the references': the last dimension
+left as it is, or a lone sine, frequencies over d), "zero pad" (a zero dimension added, d + 1 rotated (RoPE) or
+d − 1 tabled, and dropped: the last dimension multiplied by a cosine, or a zero column), "round up" (computed for
+d + 1 and the last column dropped)."""
+
+
+def _odd_size(domain: Domain, d_model: int) -> int | None:
+    """The odd d_model the odd-size behaviour is measured at: d_model + 1 or the nearest odd size the domain takes."""
+    taken = [d for d in domain.d_model_values(3, 4096) if d % 2]
+    return min(taken, key=lambda d: abs(d - d_model - 1), default=None)
+
+
+def _odd_rope(bound: Implementation, domain: Domain, d_model: int, frequencies: Frequencies) -> dict[str, JSON]:
+    """What the rotation does at an odd d_model: to its last dimension, and which width its frequencies follow."""
+    odd = _odd_size(domain, d_model)
+    if odd is None:
+        return {"odd_sizes": "not taken: its domain has no odd d_model"}
+    far = _probe_positions(domain, (1000,))[-1]
+    try:
+        image = _rope(bound, np.eye(odd), 1)
+        order = pair_order(bound, odd)
+        turned = _rope(bound, np.eye(odd)[-1:], far)[0]
+    except (ImplementationFailure, OutsideDomain) as failure:
+        return {"odd_d_model": odd, "odd_sizes": f"raises at d_model = {odd}: {failure}"}
+    last, others = turned[odd - 1], turned[: odd - 1]
+    paired = [(int(a), int(b)) for a, b in zip(order[0::2], order[1::2], strict=False) if odd - 1 not in (a, b)]
+    first, second = np.array([a for a, _ in paired], dtype=int), np.array([b for _, b in paired], dtype=int)
+    width = _odd_width(np.arctan2(image[first, second], image[first, first]), odd, frequencies)
+    if np.abs(others).max(initial=0.0) > MOVED:
+        behaviour = "other: the last dimension is mixed with the others"
+    elif abs(last - 1.0) <= MOVED and width == 0:
+        behaviour = "last alone"
+    elif abs(last - 1.0) > MOVED and width == 1:
+        behaviour = "zero pad"
+    else:
+        behaviour = f"other: the last dimension is multiplied by {last:.6g} at position {far}; {_width_words(width)}"
+    return {
+        "odd_d_model": odd,
+        "odd_sizes": behaviour,
+        "odd_last": float(last),
+        "odd_position": int(far),
+        "odd_width": width,
+    }
+
+
+def _odd_table(
+    bound: Implementation, domain: Domain, d_model: int, frequencies: Frequencies, amplitude: float
+) -> dict[str, JSON]:
+    """What the table does at an odd d_model: its last column (a lone sine, or zero), and the width its frequencies
+    follow."""
+    odd = _odd_size(domain, d_model)
+    if odd is None:
+        return {"odd_sizes": "not taken: its domain has no odd d_model"}
+    try:
+        rows = bound.xp.to_float64(bound.sinusoidal(np.array([0, 1]), odd))
+    except (ImplementationFailure, OutsideDomain) as failure:
+        return {"odd_d_model": odd, "odd_sizes": f"raises at d_model = {odd}: {failure}"}
+    sines, cosines = list(range(0, odd - 1, 2)), list(range(1, odd, 2))
+    width = _odd_width(table_angles(rows[1], sines, cosines, amplitude), odd, frequencies)
+    last = rows[:, odd - 1]
+    if not np.any(np.abs(last) > MOVED):
+        behaviour = "zero pad" if width == -1 else f"other: a zero last column; {_width_words(width)}"
+    else:
+        lone = math.asin(max(-1.0, min(1.0, last[1] / amplitude)))
+        expected = {w: float(_own(frequencies, odd + w, (odd + 1) // 2)[-1]) for w in (0, 1)}
+        matches = [w for w, omega in expected.items() if math.isclose(lone, omega, rel_tol=1e-6) and w == width]
+        behaviour = {0: "last alone", 1: "round up"}[matches[0]] if matches else f"other: {_width_words(width)}"
+    return {"odd_d_model": odd, "odd_sizes": behaviour, "odd_width": width}
+
+
+def _own(frequencies: Frequencies, width: int, count: int) -> np.ndarray:
+    """The implementation's own frequency model (one base and a scale) over another width."""
+    model = frequencies.model if frequencies.model.kind != "pieces" else frequencies.one_base
+    return model.scale * model.base ** (-np.arange(count, dtype=np.float64) * 2 / width)
+
+
+def _odd_width(measured: np.ndarray, odd: int, frequencies: Frequencies) -> int | None:
+    """Which width, odd − 1, odd or odd + 1 (as −1, 0, 1), the frequencies at an odd d_model follow under the
+    implementation's own model; None when none of them fits."""
+    if not len(measured):
+        return None
+    gaps = {w: _residual(measured, _own(frequencies, odd + w, len(measured))) for w in (-1, 0, 1)}
+    best = min(gaps, key=lambda w: gaps[w])
+    return best if gaps[best] <= max(frequencies.tolerance, 1e-6) else None
+
+
+def _width_words(width: int | None) -> str:
+    if width is None:
+        return "its frequencies follow no width near d"
+    return "its frequencies follow d" + {-1: " − 1", 0: "", 1: " + 1"}[width]
+
+
+def table_angles(row: np.ndarray, sines: list[int], cosines: list[int], amplitude: float) -> np.ndarray:
+    """Each column pair's angle in one row: atan2(sin, cos) where a cosine partners the sine, else arcsin."""
+    angles = np.arcsin(np.clip(row[sines] / amplitude, -1.0, 1.0))
+    paired = min(len(sines), len(cosines))
+    angles[:paired] = np.arctan2(row[sines[:paired]], row[cosines[:paired]])
+    return angles
+
+
+DECLARED_NUMBERS = ("base", "position_scale", "attention_factor")
+"""Numbers an adapter may declare of its variant (each checked against the fingerprint): the base θ of its
+frequencies, the factor its positions are multiplied by, and the factor its cos and sin are (YaRN's attention
+factor; a table's amplitude)."""
+DECLARED_CLOSE = 1e-6
+"""A declared number holds when the measured one is this close, relatively (or within the frequencies' tolerance)."""
+
+
+def variants(capability: str, found: dict[str, JSON], adapter: Any) -> tuple[list[str], list[str]]:
+    """(variants of the documents' formula, contract violations) a fingerprint shows; what the adapter declares of
+    its variant (its pairing or layout, base, position scale, attention factor, odd sizes) is checked against it."""
     notes, broken = [], []
-    if "base" not in found:
+    declared = str(getattr(adapter, "pairing" if capability == "rope" else "layout", INTERLEAVED))
+    if "frequencies" not in found:
         return notes, broken
+    numbers, wrong = _declared_numbers(adapter)
+    broken += wrong
     arrangement = found.get("pairing", found.get("layout"))
     if capability == "rope" and found["rotated"] < found["d_model"]:
         notes.append(f"partial rotation: the first {found['rotated']} of {found['d_model']} dimensions rotate")
@@ -219,25 +368,64 @@ def variants(capability: str, found: dict[str, JSON], declared: str) -> tuple[li
     if arrangement != declared and capability == "sinusoidal":
         broken.append(f"declares layout {declared} but its table is {arrangement} (d = {found['d_model']})")
     elif capability == "sinusoidal" and declared != INTERLEAVED:
-        notes.append(f"layout {declared}: sines and cosines in separate halves")
-    if not math.isclose(float(found["base"]), BASE, rel_tol=SAME):
-        notes.append(f"base θ ≈ {float(found['base']):.6g}, not {BASE:g}")
-    if not math.isclose(float(found["position_scale"]), 1.0, rel_tol=SAME):
-        notes.append(f"positions scaled by {float(found['position_scale']):.6g}")
-    if capability == "sinusoidal" and not math.isclose(float(found["amplitude"]), 1.0, rel_tol=SAME):
-        notes.append(f"amplitude {float(found['amplitude']):.6g}, not 1")
-    if capability == "rope" and found["angle_precision"] != "float64":
+        notes.append(f"layout {declared} (declared, and measured)")
+    frequencies = _declared_frequencies(found, numbers)
+    if frequencies:
+        broken.append(frequencies)
+    elif "base" in numbers or "position_scale" in numbers:
+        notes.append(f"frequencies as declared: {found['frequency_model']}")
+    elif found["frequency_kind"] != DOCUMENTS:
+        notes.append(f"frequencies: {found['frequency_model']}")
+    if found["call_dependent"]:
         notes.append(
-            f"float64 inputs get angles formed in {found['angle_precision']} "
-            f"(error {float(found['angle_error']):.3g} rad "
-            f"at position {found['far_position']})"
+            f"its frequencies depend on the call: in a call that reaches position {found['far_position']} they are "
+            f"{found['far_call_model']}, {_call_change(found):.3g} (in log) from those of a call up to position 1"
         )
-    if capability == "sinusoidal" and found["table_precision"] != "float64":
-        notes.append(
-            f"float64 tables computed in {found['table_precision']} (error {float(found['table_error']):.3g} "
-            f"at position {found['far_position']})"
-        )
+    odd = str(found.get("odd_sizes", ODD_SIZES[0]))
+    said = getattr(adapter, "odd", None)
+    if said is not None and said != odd and not odd.startswith("not taken"):
+        broken.append(f"declares odd sizes {said!r}, but at d_model = {found['odd_d_model']}: {_odd_words(found)}")
+    elif odd != ODD_SIZES[0] and not odd.startswith("not taken"):
+        declared_odd = " (declared)" if said == odd else ""
+        notes.append(f"at an odd d_model (d = {found['odd_d_model']}){declared_odd}: {_odd_words(found)}")
+    factor = float(found.get("attention_factor", found.get("amplitude", 1.0)))
+    what = "rotated vectors scaled by" if capability == "rope" else "amplitude"
+    promised = numbers.get("attention_factor", 1.0)
+    if not math.isclose(factor, promised, rel_tol=DECLARED_CLOSE) and "attention_factor" in numbers:
+        broken.append(f"declares attention factor {promised:g}, but its {what} {factor:.6g}")
+    elif not math.isclose(factor, 1.0, rel_tol=SAME):
+        notes.append(f"{what} {factor:.6g}, not 1" + (" (declared)" if "attention_factor" in numbers else ""))
     return notes, broken
+
+
+def _declared_numbers(adapter: Any) -> tuple[dict[str, float], list[str]]:
+    """The numbers the adapter declares of its variant, and a violation for each that is not a positive number."""
+    numbers, wrong = {}, []
+    for name in DECLARED_NUMBERS:
+        value = getattr(adapter, name, None)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 or math.isinf(value):
+            wrong.append(f"declares {name} = {value!r}: not a positive number")
+        else:
+            numbers[name] = float(value)
+    return numbers, wrong
+
+
+def _declared_frequencies(found: dict[str, JSON], numbers: dict[str, float]) -> str:
+    """A violation when the declared base and position scale do not give the measured frequencies ("" none)."""
+    if "base" not in numbers and "position_scale" not in numbers:
+        return ""
+    measured = np.array(found["frequencies"], dtype=np.float64)
+    base, scale = numbers.get("base", BASE), numbers.get("position_scale", 1.0)
+    width = int(found.get("rotated", found["d_model"]))
+    gap = _residual(measured, scale * base ** (-np.arange(len(measured)) * 2 / width))
+    if gap <= max(float(found.get("frequency_tolerance", DECLARED_CLOSE)), DECLARED_CLOSE):
+        return ""
+    return (
+        f"declares base {base:g} and position scale {scale:g}, but its frequencies are {found['frequency_model']} "
+        f"(the declared ones are off by up to {gap:.3g} in log)"
+    )
 
 
 def precision_of(error: float, position: int) -> str:
@@ -275,67 +463,47 @@ def _far_positions(domain: Domain) -> np.ndarray:
     return np.arange(max(top - 15, domain.min_position or 0), top + 1)
 
 
-def fit_angles(angles: np.ndarray, d_model: int) -> tuple[float, float, float]:
-    """Fit ω_i = s · base^(−2i/d) to measured angles (log-linear least squares): base, s, max |log residual|."""
-    if len(angles) == 1 or not np.all(angles > 0):
-        return BASE, float(angles[0]) if len(angles) else 1.0, 0.0
-    exponent = np.arange(len(angles)) * 2 / d_model
-    slope, intercept = np.polyfit(exponent, np.log(angles), 1)
-    residual = float(np.max(np.abs(np.log(angles) - (slope * exponent + intercept))))
-    return float(np.exp(-slope)), float(np.exp(intercept)), residual
-
-
-@cache
-def _document_frequencies(d_model: int) -> np.ndarray:
-    from checks.numerics.reference import frequency_values
-
-    return frequency_values(d_model)
-
-
 def _rope_angle_error(
-    bound: Implementation, d_model: int, order: np.ndarray, frequencies: np.ndarray
-) -> tuple[int, float]:
-    """Every pair's angle at far positions against the exact one: (the farthest position, the max error)."""
-    positions = _far_positions(bound.domain)
-    first, second = order[0 : 2 * len(frequencies) : 2], order[1 : 2 * len(frequencies) : 2]
+    bound: Implementation, d_model: int, order: np.ndarray, rotated: int
+) -> tuple[int, float, np.ndarray]:
+    """Every pair's angle at far positions against p · ω with the frequencies ω measured at position 1 in the same
+    call (an implementation whose frequencies depend on the call's largest position is held to its own): (the
+    farthest position, the largest error, those frequencies)."""
+    positions = np.concatenate([[1], _far_positions(bound.domain)])
+    first, second = order[0:rotated:2], order[1:rotated:2]
     units = np.zeros((len(positions), len(first), d_model))
     units[:, np.arange(len(first)), first] = 1.0
     xp = bound.xp
     rows = units.reshape(-1, d_model)
     image = xp.to_float64(bound.rope(xp.array(rows), np.repeat(positions, len(first)))).reshape(units.shape)
     measured = np.arctan2(image[:, np.arange(len(first)), second], image[:, np.arange(len(first)), first])
-    exact = positions[:, None].astype(np.float64) * frequencies[None, :]
-    error = np.abs(np.mod(measured - exact + math.pi, 2 * math.pi) - math.pi)
-    return int(positions[-1]), float(error.max())
+    frequencies = measured[0]
+    exact = positions[1:, None].astype(np.float64) * frequencies[None, :]
+    error = np.abs(np.mod(measured[1:] - exact + math.pi, 2 * math.pi) - math.pi)
+    return int(positions[-1]), float(error.max()), frequencies
 
 
 def _table_error(
-    bound: Implementation,
-    d_model: int,
-    sines: list[int],
-    cosines: list[int],
-    amplitude: float,
-    frequencies: np.ndarray,
-) -> tuple[int, float]:
-    positions = _far_positions(bound.domain)
+    bound: Implementation, d_model: int, sines: list[int], cosines: list[int], amplitude: float
+) -> tuple[int, float, np.ndarray]:
+    """The table at far positions against amplitude · (sin, cos)(p · ω), ω measured at position 1 in the same call:
+    (the farthest position, the largest error, those frequencies)."""
+    positions = np.concatenate([[1], _far_positions(bound.domain)])
     table = bound.xp.to_float64(bound.as_given("sinusoidal", positions, d_model))
-    angles = positions[:, None].astype(np.float64) * frequencies[None, : len(sines)]
-    error = np.abs(table[:, sines] - amplitude * np.sin(angles)).max()
-    error = max(error, np.abs(table[:, cosines] - amplitude * np.cos(angles[:, : len(cosines)])).max())
-    return int(positions[-1]), float(error)
+    frequencies = table_angles(table[0], sines, cosines, amplitude)
+    angles = positions[1:, None].astype(np.float64) * frequencies[None, :]
+    error = np.abs(table[1:, sines] - amplitude * np.sin(angles)).max()
+    error = max(error, np.abs(table[1:, cosines] - amplitude * np.cos(angles[:, : len(cosines)])).max())
+    return int(positions[-1]), float(error), frequencies
 
 
 def _layout(row: np.ndarray) -> tuple[str, list[int], list[int]]:
     """The layout of PE(0): sines are 0 there, cosines the amplitude. Returns it with the sine and cosine columns."""
     d_model = len(row)
     zero = np.abs(row) <= 1e-12 * max(float(np.abs(row).max()), 1.0)
-    candidates = {
-        INTERLEAVED: np.arange(d_model) % 2 == 0,
-        CONCATENATED: np.arange(d_model) < (d_model + 1) // 2,
-        "interleaved, cos first": np.arange(d_model) % 2 == 1,
-        "concatenated, cos first": np.arange(d_model) >= d_model // 2,
-    }
-    for name, sines in candidates.items():
-        if np.array_equal(zero, sines):
-            return name, np.flatnonzero(sines).tolist(), np.flatnonzero(~sines).tolist()
+    for name in LAYOUTS:
+        order = to_document_layout(d_model, name)
+        sines, cosines = order[0::2], order[1::2]
+        if zero[sines].all() and not zero[cosines].any():
+            return name, sines.tolist(), cosines.tolist()
     return f"other: PE(0) = {np.round(row, 3).tolist()}", [], []

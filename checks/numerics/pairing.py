@@ -11,8 +11,14 @@ INTERLEAVED, HALF_SPLIT, CONCATENATED = "interleaved", "half-split", "concatenat
 """Layouts: pairs (2i, 2i + 1); RoPE pairs (i, i + d/2); a table's sines, then its cosines."""
 PAIRINGS = (INTERLEAVED, HALF_SPLIT)
 """RoPE: pairs (2i, 2i + 1), or pairs (i, i + d/2)."""
-LAYOUTS = (INTERLEAVED, CONCATENATED)
-"""Sinusoidal: sin(pos·ω_i) at 2i and cos at 2i + 1 (the documents'), or all sines then all cosines."""
+INTERLEAVED_COS_FIRST, CONCATENATED_COS_FIRST = "interleaved, cos first", "concatenated, cos first"
+LAYOUTS = (INTERLEAVED, CONCATENATED, INTERLEAVED_COS_FIRST, CONCATENATED_COS_FIRST)
+"""Sinusoidal: sin(pos·ω_i) at 2i and cos at 2i + 1 (the documents'), all sines then all cosines, or either with
+cos and sin swapped (cos(pos·ω_i) at 2i; all cosines, then all sines: diffusion models' flip_sin_to_cos).
+
+At an odd d_model every layout has (d + 1)/2 sines and (d − 1)/2 cosines, the last sine alone (document 000's
+table): "concatenated" puts the (d + 1)/2 sines first; "concatenated, cos first" the (d − 1)/2 cosines first, then
+the sines; "interleaved, cos first" pairs (cos, sin) and ends on the lone sine."""
 
 
 def to_interleaved(d_model: int, pairing: str) -> np.ndarray:
@@ -29,10 +35,17 @@ def to_document_layout(d_model: int, layout: str) -> np.ndarray:
     """Index array p with row_documents = row[p] (an odd d_model's last sine stays last)."""
     if layout == INTERLEAVED:
         return np.arange(d_model)
+    sines, cosines = (d_model + 1) // 2, d_model // 2
+    order = np.empty(d_model, dtype=np.int64)
     if layout == CONCATENATED:
-        sines = (d_model + 1) // 2
-        order = np.empty(d_model, dtype=np.int64)
-        order[0::2], order[1::2] = np.arange(sines), sines + np.arange(d_model // 2)
+        order[0::2], order[1::2] = np.arange(sines), sines + np.arange(cosines)
+        return order
+    if layout == CONCATENATED_COS_FIRST:
+        order[0::2], order[1::2] = cosines + np.arange(sines), np.arange(cosines)
+        return order
+    if layout == INTERLEAVED_COS_FIRST:
+        order[0::2] = np.minimum(np.arange(sines) * 2 + 1, d_model - 1)
+        order[1::2] = np.arange(cosines) * 2
         return order
     raise ValueError(f"layout {layout!r} is not one of {LAYOUTS}")
 

@@ -266,6 +266,9 @@ class DtypeFingerprint:
     """The largest error at positions 0 … 8 in units of the dtype's unit roundoff (one rounding: at most 1)."""
     envelope: list[list[float]]
     """[[2^k, the largest error at positions up to 2^k and past the previous power]]."""
+    rounding_steps: float = 0.0
+    """The mean square error at positions 0 … 8, over many vectors (RoPE) or every column (a table), in units of the
+    mean square error of rounding the exact values once to this dtype: about how many roundings each value carries."""
 
 
 @dataclass

@@ -19,7 +19,7 @@ from checks.implementations.base import Implementation
 from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, array_backend
 from checks.implementations.contract import SHARED, checked
 from checks.implementations.dtype_fingerprint import dtype_fingerprints, reference_fingerprints
-from checks.implementations.fingerprint import layout_of, rope_fingerprint, sinusoidal_fingerprint, variants
+from checks.implementations.fingerprint import ODD_SIZES, layout_of, rope_fingerprint, sinusoidal_fingerprint, variants
 from checks.implementations.mutants import PE_MUTANTS, ROPE_MUTANTS
 from checks.implementations.third_party import (
     HuggingFaceLlamaRope,
@@ -185,10 +185,10 @@ def _table(xp: Backend, arguments: tuple[Any, ...]) -> Expected:
     return Expected((len(arguments[0]), int(arguments[1])), xp.dtype, xp.device)
 
 
-def _fingerprint(capability: str, measure: Any, declared: str) -> Fingerprint:
+def _fingerprint(capability: str, measure: Any) -> Fingerprint:
     return Fingerprint(
         measure=measure,
-        variants=lambda found, adapter: variants(capability, found, getattr(adapter, declared, INTERLEAVED)),
+        variants=lambda found, adapter: variants(capability, found, adapter),
         per_dtype=lambda adapter, domain, found, dtypes: dtype_fingerprints(adapter, domain, capability, found, dtypes),
         reference=lambda backend, domain, size, dtypes: reference_fingerprints(
             backend, domain, capability, size, dtypes
@@ -220,8 +220,8 @@ SINUSOIDAL = Topic(
     call=_sinusoidal_call,
     repeated=_sinusoidal_repeated,
     comparators=(close_pe, close_angle, close_dot, close_norm, close_hands),
-    fingerprint=_fingerprint("sinusoidal", sinusoidal_fingerprint, "layout"),
-    declarations={"layout": LAYOUTS},
+    fingerprint=_fingerprint("sinusoidal", sinusoidal_fingerprint),
+    declarations={"layout": LAYOUTS, "odd": ODD_SIZES},
     implementations=(XTransformersSinusoidal(), PositionalEncodings()),
     mutants=PE_MUTANTS,
 )
@@ -240,8 +240,8 @@ ROPE = Topic(
     call=_rope_call,
     repeated=_rope_repeated,
     comparators=(close_score, relative_score),
-    fingerprint=_fingerprint("rope", rope_fingerprint, "pairing"),
-    declarations={"pairing": PAIRINGS},
+    fingerprint=_fingerprint("rope", rope_fingerprint),
+    declarations={"pairing": PAIRINGS, "odd": ODD_SIZES},
     rotated_fraction=rotated_pairs,
     implementations=(
         HalfSplitRope(),
