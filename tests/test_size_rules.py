@@ -1,11 +1,29 @@
-"""Failures stated as rules: the simplest rule of the family separates failing from holding sizes."""
+"""Failures stated as rules: the simplest rule of the family separates failing from holding sizes, each residue
+class on two failing sizes of its own, and one rule for the dtypes of an implementation that fail the same way."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
+import hypothesis
+import numpy as np
+import pytest
+import torch
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from checks import Claim, given
+from checks.evidence.check import Check, runner
+from checks.helpers.current import current_run
 from checks.numerics.domain import Domain
 from checks.numerics.size_rules import SizeRule, candidates, separating
+from checks.rope import rope_rows
+from checks.strategies import UNIT
+from claims.catalog.works import LESSON_002
+from tests.faulty_adapters import OddHeadRope, rotate
+
+QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 
 
 def test_odd_sizes_read_as_every_odd_d_model():
@@ -29,7 +47,7 @@ def test_a_threshold_when_no_residue_separates():
 
 def test_no_rule_of_the_family_is_none_and_a_rule_never_matches_every_size():
     assert separating([4, 5], [3, 6, 7, 8, 9, 12, 13]) is None
-    assert separating([4, 5], [3, 6, 7]) == SizeRule(4, frozenset({0, 1})), "consistent with the few sizes seen"
+    assert separating([4, 5, 8, 9], [3, 6, 7]) == SizeRule(4, frozenset({0, 1})), "consistent with the sizes seen"
     residue_rules = [rule for rule in candidates(range(1, 9)) if rule.modulus]
     assert residue_rules == [], "1 … 8 take every residue: no residue rule"
     assert list(candidates([])) == []
@@ -55,3 +73,130 @@ def test_the_rotated_count_is_a_rule_of_its_own_for_a_rope():
     full = separating([2, 6, 10], [4, 8, 12, 16], pairs=Fraction(1, 2))
     assert full is not None and full.describe() == "every d_model with an odd number of pairs (d_model · 1/2 odd)"
     assert separating([2, 6, 10], [4, 8, 12, 16]).describe() == "every d_model ≡ 2 (mod 4)", "no RoPE: d_model's own"
+
+
+def test_each_residue_class_a_rule_names_needs_two_failing_sizes_of_its_own():
+    """Issue 46: "d_model = 2, 4, 6" (1, 3, 5, 7, 8, 9 holding) was "every d_model ≡ 2, 4, 6 (mod 8)", each class
+    resting on one size; 10 ≡ 2 (mod 8) holds but was not drawn."""
+    assert separating([2, 4, 6], [1, 3, 5, 7, 8, 9]) is None
+    assert not [rule for rule in candidates([2, 4, 6]) if rule.modulus in (4, 8)], "class 0 mod 4 holds 4 alone"
+    assert separating([2, 4, 6, 10, 12, 14], [1, 3, 5, 7, 8, 9, 16]) == SizeRule(8, frozenset({2, 4, 6}))
+    assert SizeRule(8, frozenset({2})) in candidates([2, 10]) and SizeRule(8, frozenset({2})) not in candidates([2, 4])
+    assert not SizeRule(8, frozenset({2, 4})).rests_on([2, 10, 4]), "4 alone in its class"
+    assert SizeRule(2, frozenset({1}), pairs=Fraction(1, 2)).rests_on([2, 6]), "two odd pair counts (1 and 3)"
+    assert separating([2], [4, 6], pairs=Fraction(1, 2)) == SizeRule(below=3), "one odd pair count is no class"
+
+
+def test_a_rule_a_holding_size_matches_is_withdrawn():
+    """Any size drawn that matches a rule and held withdraws it, a threshold as a residue class."""
+    assert SizeRule(8, frozenset({2})).contradicted_by([3, 18, 4, 26]) == [18, 26]
+    assert separating([2, 10], [3, 4, 5, 6]) == SizeRule(8, frozenset({2}))
+    assert separating([2, 10], [3, 4, 5, 6, 18]) is None, "18 ≡ 2 (mod 8) held"
+    assert separating([2], [3, 4]) == SizeRule(below=3) and separating([2], [1, 3, 4]) is None, "1 held below 3"
+
+
+class BelowEightRope:
+    """Raises at d_model 2, 4 and 6: below 8, but no residue class mod 8 (10 ≡ 2 holds)."""
+
+    name, pairing = "test-below-eight", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] in (2, 4, 6):
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+class OddCrashRope:
+    """Raises at every odd d_model, in every dtype."""
+
+    name, pairing = "test-odd-crash", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] % 2:
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+class TwoPathsRope:
+    """Two code paths, each with a fault of its own: the bfloat16 one raises at d_model = 2, the other one at every
+    odd d_model."""
+
+    name, pairing = "test-two-paths", "interleaved"
+
+    def rope(self, x, positions):
+        if x.dtype == torch.bfloat16 and x.shape[-1] == 2:
+            raise OverflowError("bfloat16 path")
+        if x.dtype != torch.bfloat16 and x.shape[-1] % 2:
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+@st.composite
+def rows_of_the_dtype(draw: st.DrawFn, sizes: dict[str, tuple[int, ...]]) -> np.ndarray:
+    """A row of d_model entries in [−1, 1], d_model from the run's dtype's own ``sizes`` inside the domain: each
+    dtype's run draws other sizes, as Hypothesis runs do."""
+    run = current_run()
+    assert run is not None
+    taken = [d for d in sizes[run.dtype] if run.domain.takes_d_model(d)]
+    hypothesis.assume(taken)
+    return draw(arrays(np.float64, (1, draw(st.sampled_from(taken))), elements=UNIT))
+
+
+def failures(adapter: Any, sizes: dict[str, tuple[int, ...]], monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Each failed dtype's message, for ``adapter`` alone in a check (RoPE keeps a row's norm) that draws d_model
+    from ``sizes`` of its dtype."""
+    monkeypatch.setattr(runner, "offering", lambda uses: [adapter])
+    c = Claim(f"test.sizes-{adapter.name}", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=60, derandomize=True, database=None)
+
+    @c.check(dtypes=tuple(sizes), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(row=rows_of_the_dtype(sizes))
+    def keeps_norms(t, row):
+        t.close(np.linalg.norm(rope_rows(t.impl, row, [3]), axis=-1), np.linalg.norm(row, axis=-1), label="‖x‖")
+
+    runs = runner.run_check(c.declared(Check)[0])
+    assert all(run.status in ("passed", "failed") for run in runs), [run.message for run in runs]
+    return {run.dtype: run.message for run in runs if run.status == "failed"}
+
+
+def test_a_failure_below_8_is_no_residue_class_mod_8(monkeypatch):
+    """Issue 46: d_model = 2, 4, 6 failing (1, 3, 5, 7, 8, 9 holding) read "every d_model ≡ 2, 4, 6 (mod 8)"."""
+    (said,) = failures(BelowEightRope(), {"float64": tuple(range(1, 10))}, monkeypatch).values()
+    assert "It fails for d_model = 2, 4, 6; holds for d_model 1 … 9 over " in said, said
+    assert "≡" not in said and "It fails for every" not in said, said
+
+
+def test_the_dtypes_of_an_implementation_pool_their_sizes_into_one_rule(monkeypatch):
+    """Issue 46: each dtype drew other sizes and read another rule: float32, failing at 3 alone, "below 4"."""
+    said = failures(OddCrashRope(), {"float64": (1, 2, 3, 4, 5, 6), "float32": (3, 4, 6, 8)}, monkeypatch)
+    assert set(said) == {"float64", "float32"}
+    for message in said.values():
+        assert "It fails for every odd d_model (tried: d_model = 1, 3, 5); holds at the other sizes drawn" in message
+        assert "the sizes of float32 and float64 pooled" in message and "By dtype" not in message, message
+
+
+def test_a_rule_that_another_dtype_contradicts_is_withdrawn(monkeypatch):
+    """float64 alone (8, 10, 12 holding) would read "every d_model below 7", float32 alone (1, 3, 5, 7 holding)
+    "every even d_model": each is contradicted by a size the other held at."""
+    said = failures(BelowEightRope(), {"float64": (2, 4, 6, 8, 10, 12), "float32": tuple(range(1, 8))}, monkeypatch)
+    assert set(said) == {"float64", "float32"}
+    for message in said.values():
+        assert "It fails for d_model = 2, 4, 6; holds for d_model " in message and "every" not in message, message
+
+
+def test_dtypes_that_fail_in_ways_of_their_own_say_each_rule(monkeypatch):
+    """A bfloat16 path that raises something else pools apart: each message states its own rule and all of them."""
+    sizes = {"float64": (1, 2, 3, 4, 5, 6), "float32": (1, 2, 3, 4, 5, 6), "bfloat16": (2, 3, 4, 6, 8)}
+    said = failures(TwoPathsRope(), sizes, monkeypatch)
+    assert set(said) == set(sizes)
+    assert "It fails for every odd d_model (tried: d_model = 1, 3, 5)" in said["float64"]
+    assert "It fails for every d_model below 3 (tried: d_model = 2)" in said["bfloat16"]
+    both = "By dtype, in bfloat16: every d_model below 3; in float32 and float64: every odd d_model"
+    assert all(message.endswith(both) for message in said.values()), said
+
+
+def test_a_fault_that_some_inputs_hide_keeps_its_rule(monkeypatch):
+    """A zero last entry passes faulty-odd-head at an odd d_model: one input that passed says nothing of the next, so
+    only a run that held makes a size a holding one there."""
+    (said,) = failures(OddHeadRope(), {"float64": tuple(range(1, 10))}, monkeypatch).values()
+    assert "It fails for every odd d_model (tried: d_model = " in said, said

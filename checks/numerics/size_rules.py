@@ -5,17 +5,23 @@ The family: a residue class of d_model modulo 2, 4 or 8 (which residues: the fai
 the number of rotated pairs for a RoPE ("the rotated count d/4 is odd" where half of each head rotates), and a
 threshold on d_model. Simplest first, by the residues a rule names times its modulus (parity 2, parity of the pairs
 2.5, one class mod 4: 4, a threshold 5, one class mod 8: 8). A rule that every
-size matches is no rule. The engine confirms a rule by running the check again with every size it names set aside
-(checks.evidence.check.runner); until then a rule is only consistent with the sizes seen.
+size matches is no rule. A rule rests on failures: each residue class it names on two failing sizes of its own
+(d_model = 2 alone is no "d_model ≡ 2 (mod 8)", even beside failures at 4 and 6), a threshold on one at least. A
+rule that a holding size matches is contradicted, never proposed. The engine confirms a rule by running the check
+again with every size it names set aside (checks.evidence.check.runner); until then a rule is only consistent with
+the sizes seen.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 MODULI = (2, 4, 8)
+SIZES_PER_CLASS = 2
+"""Failing sizes each residue class a rule names must hold: one size alone says nothing about a modulus."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +49,24 @@ class SizeRule:
             return d_model < self.below
         if self.at_least is not None:
             return d_model >= self.at_least
-        if self.pairs is not None:
-            return pair_count(d_model, self.pairs) % self.modulus in self.residues
-        return d_model % self.modulus in self.residues
+        return self.residue(d_model) in self.residues
+
+    def residue(self, d_model: int) -> int:
+        """The residue class of ``d_model`` (or of its rotated pair count) this rule's modulus sorts it into."""
+        counted = d_model if self.pairs is None else pair_count(d_model, self.pairs)
+        return counted % self.modulus
+
+    def rests_on(self, failing: Collection[int]) -> bool:
+        """Whether ``failing`` bear the rule: a threshold any of them; a residue rule SIZES_PER_CLASS of them in each
+        class it names, and not every class (a rule every size matches is none)."""
+        if not self.modulus:
+            return any(self.matches(d) for d in failing)
+        counts = Counter(self.residue(d) for d in failing)
+        return len(self.residues) < self.modulus and all(counts[r] >= SIZES_PER_CLASS for r in self.residues)
+
+    def contradicted_by(self, holding: Iterable[int]) -> list[int]:
+        """The holding sizes this rule names: each one withdraws it."""
+        return sorted(d for d in set(holding) if self.matches(d))
 
     def describe(self) -> str:
         """The rule in words: "every odd d_model", "every d_model ≡ 4 (mod 8)", "every d_model ≥ 64"."""
@@ -69,22 +90,18 @@ def pair_count(d_model: int, pairs: Fraction) -> int:
 
 
 def candidates(failing: Iterable[int], pairs: Fraction | None = None) -> list[SizeRule]:
-    """Every rule of the family that all of ``failing`` match, simplest first (none that matches every size).
+    """Every rule of the family that all of ``failing`` match and rest on (SizeRule.rests_on), simplest first.
 
-    A residue class needs two failing sizes at least: one size alone says nothing about a modulus (d_model = 2
-    alone is not "every d_model ≡ 2 (mod 8)"); a threshold may rest on one (the smallest or largest size)."""
+    A residue class needs two failing sizes of its own: "d_model = 2, 4, 6" is no "every d_model ≡ 2, 4, 6 (mod
+    8)", each class holding one; a threshold may rest on one size (the smallest or largest)."""
     failed = sorted(set(failing))
     if not failed:
         return []
     found = [SizeRule(below=failed[-1] + 1), SizeRule(at_least=failed[0])]
-    for modulus in MODULI if len(failed) > 1 else ():
-        residues = frozenset(d % modulus for d in failed)
-        if len(residues) < modulus:
-            found.append(SizeRule(modulus, residues))
-    counted = frozenset(pair_count(d, pairs) % 2 for d in failed) if pairs is not None and len(failed) > 1 else {0, 1}
-    if len(counted) == 1:
-        found.append(SizeRule(2, frozenset(counted), pairs=pairs))
-    return sorted(found, key=lambda rule: rule.cost)
+    found += [SizeRule(modulus, frozenset(d % modulus for d in failed)) for modulus in MODULI]
+    if pairs is not None:
+        found.append(SizeRule(2, frozenset(pair_count(d, pairs) % 2 for d in failed), pairs=pairs))
+    return sorted((rule for rule in found if rule.rests_on(failed)), key=lambda rule: rule.cost)
 
 
 def separating(
@@ -94,8 +111,8 @@ def separating(
     pairs: Fraction | None = None,
 ) -> SizeRule | None:
     """The simplest rule all of ``failing`` match and none of ``holding`` does (leaving out ``passed_over``); None
-    when no rule of the family separates them. ``pairs``: the rotated pairs per dimension of d_model, for a RoPE
-    (rules over the count of rotated pairs join the family)."""
+    when no rule of the family separates them: a rule that a holding size contradicts is withdrawn. ``pairs``: the
+    rotated pairs per dimension of d_model, for a RoPE (rules over the count of rotated pairs join the family)."""
     held = set(holding)
     found = (rule for rule in candidates(failing, pairs) if rule not in passed_over)
-    return next((rule for rule in found if not any(rule.matches(d) for d in held)), None)
+    return next((rule for rule in found if not rule.contradicted_by(held)), None)

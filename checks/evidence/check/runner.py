@@ -7,7 +7,7 @@ import inspect
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -22,14 +22,15 @@ from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
 from checks.evidence.check.statistical import Plan
 from checks.helpers.current import CurrentRun, running
-from checks.implementations.base import backend_name, is_reference, missing, unsupported
+from checks.implementations.base import ImplementationFailure, backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
 from checks.implementations.topics import topic
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
-from checks.numerics.size_rules import separating
+from checks.numerics.size_rules import SizeRule, separating
+from checks.numerics.tolerances import LOW_PRECISION
 
 Share = Callable[[str, Callable[[], object]], str]
 """Runs cells of an implementation on its share of the claim's time limit; empty, or why they did not run to the end
@@ -50,6 +51,7 @@ def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun
         backend = BACKENDS[backend_name(adapter)]
         domain, declared = _domain(adapter)
         for device in check.devices:
+            failed: list[FailedCell] = []
             for dtype in check.dtypes:
                 run = CheckRun(check.name, device, dtype, implementation=adapter.name, reference=is_reference(adapter))
                 reason = (
@@ -72,10 +74,12 @@ def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun
                         f"not run: it broke its contract in {dtype} on {device}: {broken}",
                     )
                 else:
-                    execute = partial(_execute, check, run, backend(dtype, device), adapter, domain)
+                    execute = partial(_execute, check, run, backend(dtype, device), adapter, domain, failed)
                     if late := within_share(adapter.name, execute):
                         run.status, run.message = "skipped", late
                 runs.append(run)
+            if failed:
+                within_share(adapter.name, partial(_state_sizes, failed))
     return runs
 
 
@@ -113,24 +117,49 @@ class Attempt:
     failure: BaseException | None = None
     failing_input: dict[str, str] | None = None
     unsatisfiable: str = ""
+    passed: set[int] = field(default_factory=set)
+    """The d_model of every call in a test case that passed."""
+
+    @property
+    def held(self) -> set[int]:
+        """Every d_model it called with, when the run held; nothing when it failed."""
+        return self.passed if self.failure is None and not self.unsatisfiable else set()
+
+    @property
+    def failed_at(self) -> int | None:
+        """The d_model of a failed run's last call: the size its failure, replayed last, happened at."""
+        seen = self.trial.impl.d_models_seen
+        return seen[-1] if self.failure is not None and seen else None
+
+    @property
+    def drawn(self) -> tuple[int, int, int]:
+        """The smallest and largest d_model it called with, and its examples."""
+        seen = self.trial.impl.d_models_seen
+        return min(seen), max(seen), self.trial.run.examples
 
 
-def _execute(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain) -> None:
+def _execute(
+    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, failed: list[FailedCell]
+) -> None:
+    """The cell's run; an implementation's failure, with its failing sizes set aside in turn, joins ``failed``, to be
+    stated once every dtype has run (_state_sizes)."""
     started = time.perf_counter()
     try:
         attempt = _attempt(check, run, xp, adapter, domain)
-        if attempt.unsatisfiable:
-            run.message = attempt.unsatisfiable
-        elif attempt.failure is None:
-            run.status = "passed"
-        else:
-            run.status = "error" if _crashed(attempt.failure) else "failed"
-            run.counterexample = attempt.failing_input
-            run.message = _message(attempt.failure, _claim_file(check))
-            if not run.reference:
-                run.message = _sub_domain(check, run, xp, adapter, attempt)
     finally:
-        run.seconds = time.perf_counter() - started
+        run.seconds += time.perf_counter() - started
+    if attempt.unsatisfiable:
+        run.message = attempt.unsatisfiable
+    elif attempt.failure is None:
+        run.status = "passed"
+    else:
+        run.status = "error" if _crashed(attempt.failure) else "failed"
+        run.counterexample = attempt.failing_input
+        run.message = _message(attempt.failure, _claim_file(check))
+        if not run.reference:
+            cell = FailedCell(check, run, xp, adapter, attempt, said=run.message)
+            if _set_aside(cell):
+                failed.append(cell)
 
 
 def _attempt(
@@ -150,13 +179,16 @@ def _attempt(
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         trial.begin(kwargs)
+        called = len(trial.impl.d_models_seen)
         try:
-            return inner(*args, **kwargs)
+            result = inner(*args, **kwargs)
         except Exception as error:
             if not isinstance(error, UnsatisfiedAssumption):
                 with contextlib.suppress(AttributeError):
                     error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
             raise
+        attempt.passed.update(trial.impl.d_models_seen[called:])
+        return result
 
     def property_of(cases: int) -> Callable[[Trial], None]:
         """Hypothesis's @given over ``recording`` with this check's inputs, run ``cases`` times (fresh each time)."""
@@ -216,51 +248,159 @@ SUB_DOMAIN_TRIES = 3
 """How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
 
 
-def _sub_domain(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str:
-    """An implementation's failure, with the sizes it fails at and the evidence for the rest.
+@dataclass
+class FailedCell:
+    """An implementation's failed run in one dtype, kept until each of its dtypes has run on the device, so that its
+    failing sizes are stated together with those of the dtypes that failed the same way (_state_sizes)."""
 
-    The failing d_model is set aside (as if the implementation had declared it outside its domain) and the
-    check runs again, up to SUB_DOMAIN_TRIES times: "fails for d_model = 2; holds for d_model 4 … 128 over
-    40 examples". A domain error never hides the answer at the sizes the implementation supports.
-    """
-    failing: list[int] = []
-    attempt = first
-    for _ in range(SUB_DOMAIN_TRIES):
-        seen = attempt.trial.impl.d_models_seen
-        if not seen or seen[-1] in failing:
-            break
-        failing.append(seen[-1])
+    check: CheckSpec
+    run: CheckRun
+    xp: Backend
+    adapter: Any
+    first: Attempt
+    said: str
+    """The failure in words, before any size is stated."""
+    failing: list[int] = field(default_factory=list)
+    """The d_model each failed run of the cell failed at, in the order found."""
+    set_aside: Attempt | None = None
+    """The run that held with the failing sizes set aside."""
+    retried: list[Attempt] = field(default_factory=list)
+    """Every run after the first."""
+
+    @property
+    def attempts(self) -> list[Attempt]:
+        """Every run of the cell, the first one first."""
+        return [self.first, *self.retried]
+
+    @property
+    def kind(self) -> str:
+        """Which dtypes' sizes pool (_state_sizes). An implementation that raised, or broke its contract, does so
+        whatever the dtype's precision: its sizes pool across dtypes, by what it raised. Any other failure, a
+        comparison out of tolerance, pools within its precision only (bfloat16 with float16, float32 with float64): a
+        low precision's rounding can fail, or its tolerance hide a fault, at sizes where float32 and float64 do not,
+        which is no size rule of theirs."""
+        failure = self.first.failure
+        if isinstance(failure, ImplementationFailure):
+            cause = failure.__cause__
+            return "broke its contract" if cause is None else f"raised {type(cause).__name__}"
+        precision = "low" if self.run.dtype in LOW_PRECISION else "full"
+        return f"{type(failure).__name__} in {precision} precision"
+
+    def retry(self, domain: Domain) -> Attempt:
+        """The check again on ``domain``, unshrunk (only whether it fails matters), its time counted in the cell's."""
+        run = self.run
         scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
-        attempt = _attempt(check, scratch, xp, adapter, first.trial.impl.domain.excluding(failing), shrink=False)
-        if attempt.unsatisfiable:
-            return f"{run.message} (d_model = {_listed(failing)}: no other size inside its domain to try)"
+        started = time.perf_counter()
+        try:
+            attempt = _attempt(self.check, scratch, self.xp, self.adapter, domain, shrink=False)
+        finally:
+            run.seconds += time.perf_counter() - started
+        self.retried.append(attempt)
+        return attempt
+
+    @property
+    def domain(self) -> Domain:
+        """The domain the implementation declares."""
+        return self.first.trial.impl.domain
+
+
+def _set_aside(cell: FailedCell) -> bool:
+    """Set the failing d_model aside (as if the implementation had declared it outside its domain) and run the check
+    again, up to SUB_DOMAIN_TRIES times, until a run holds: "fails for d_model = 2; holds for d_model 4 … 128 over
+    40 examples". A domain error never hides the answer at the sizes the implementation supports. False (the message
+    said) when no other size inside the domain is left to try (the run drew none)."""
+    attempt = cell.first
+    for _ in range(SUB_DOMAIN_TRIES):
+        size = attempt.failed_at
+        if size is None or size in cell.failing:
+            break
+        cell.failing.append(size)
+        attempt = cell.retry(cell.domain.excluding(cell.failing))
+        if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+            aside = _listed(cell.failing)
+            cell.run.message = f"{cell.said} (d_model = {aside}: no other size inside its domain to try)"
+            return False
         if attempt.failure is None:
-            sizes = attempt.trial.impl.d_models_seen
-            return _as_rule(check, run, xp, adapter, first, failing, sizes) or (
-                f"{run.message}. It fails for d_model = {_listed(failing)}; holds for d_model "
-                f"{min(sizes)} … {max(sizes)} over {scratch.examples} examples with those sizes set aside"
-            )
-    if len(failing) < 2:
-        return _by_position(check, run, xp, adapter, first) or run.message
-    return (
-        _as_rule(check, run, xp, adapter, first, failing, [])
-        or _by_position(check, run, xp, adapter, first)
-        or f"{run.message}. It fails at every size tried (d_model = {_listed(failing)}, each set aside in turn)"
-    )
+            cell.set_aside = attempt
+            break
+    return True
 
 
-def _by_position(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt) -> str | None:
+Confirmed = tuple[SizeRule, dict[str, Attempt]]
+"""A rule with, per dtype, the run that held with every size it names set aside."""
+
+
+def _state_sizes(failed: list[FailedCell]) -> None:
+    """Each failed cell's message: its failure with the sizes it fails at, as one rule (_group_rule) for the dtypes
+    whose failures are of one kind (FailedCell.kind) and so pool their sizes; where the kinds' rules differ every
+    message says each one: "By dtype, in bfloat16: …; in float32 and float64: …"."""
+    groups: dict[str, list[FailedCell]] = {}
+    for cell in failed:
+        if cell.failing:
+            groups.setdefault(cell.kind, []).append(cell)
+    rules = {kind: _group_rule(group) for kind, group in groups.items()}
+    differ = _by_dtype(groups, rules)
+    for cell in failed:
+        group = groups.get(cell.kind, []) if cell.failing else []
+        stated = _statement(cell, group, rules.get(cell.kind) if group else None)
+        cell.run.message = stated + differ if group else stated
+
+
+def _pooled(group: list[FailedCell]) -> tuple[set[int], set[int]]:
+    """The sizes the group's dtypes failed at, and those they held at and none failed at: every size of a test case
+    that passed, unless the failure depends on the input (a size both passed a test case and failed another: a zero
+    vector passes faulty-odd-head at an odd size); then only the sizes of runs that held, as one input that passed
+    says nothing of the next."""
+    attempts = [attempt for cell in group for attempt in cell.attempts]
+    failing = {size for cell in group for size in cell.failing}
+    passed = set().union(*(attempt.passed for attempt in attempts))
+    holding = passed if not passed & failing else set().union(*(attempt.held for attempt in attempts))
+    return failing, holding - failing
+
+
+def _group_rule(group: list[FailedCell]) -> Confirmed | None:
+    """The simplest rule separating the group's pooled failing sizes from its pooled holding ones, confirmed in each
+    of its dtypes by a run with every size the rule names set aside; None when no rule of the family is confirmed.
+
+    A confirming run that fails adds its size to the pool and the rule is inferred anew from every size drawn so
+    far, in any run of any of the group's dtypes: a rule that a holding size contradicts is never stated (a
+    confirming run draws none of the rule's sizes). One rule for the group, so one text across its dtypes. A rule
+    that leaves nothing to draw in a dtype (every even d_model, for a check that draws even sizes only) is passed
+    over."""
+    check, adapter = group[0].check, group[0].adapter
+    share = topic(check.uses).rotated_fraction if check.uses else None
+    pairs = share(adapter) if share else None
+    passed_over: set[SizeRule] = set()
+    for _ in range(RULE_TRIES):
+        rule = separating(*_pooled(group), passed_over, pairs)
+        if rule is None:
+            return None
+        held: dict[str, Attempt] = {}
+        for cell in group:
+            attempt = cell.retry(cell.domain.excluding_rule(rule))
+            if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+                passed_over.add(rule)
+                break
+            if (size := attempt.failed_at) is not None:
+                cell.failing.append(size)
+                break
+            held[cell.run.dtype] = attempt
+        else:
+            return rule, held
+    return None
+
+
+def _by_position(cell: FailedCell) -> str | None:
     """A failure no size explains, stated as a threshold on the position: the check again with every position from
     the failing call's largest one on set aside, lower each time it fails again (up to RULE_TRIES runs); None when
     no such run holds (or the failure took no position)."""
-    domain, seen = first.trial.impl.domain, first.trial.impl.positions_seen
+    domain, seen = cell.domain, cell.first.trial.impl.positions_seen
     tried: list[int] = []
     while seen and len(tried) < RULE_TRIES and seen[-1] > (domain.min_position or 0):
         if tried and seen[-1] >= tried[-1]:
             return None
         tried.append(seen[-1])
-        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
-        attempt = _attempt(check, scratch, xp, adapter, domain.below_position(tried[-1]), shrink=False)
+        attempt = cell.retry(domain.below_position(tried[-1]))
         seen = attempt.trial.impl.positions_seen
         if attempt.unsatisfiable or not seen:
             return None
@@ -268,9 +408,9 @@ def _by_position(check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, fir
             return None  # held at one position only (position 0, say): no threshold to state
         if attempt.failure is None:
             return (
-                f"{run.message}. It fails once a call holds a position ≥ {tried[-1]} (the largest position of the "
+                f"{cell.said}. It fails once a call holds a position ≥ {tried[-1]} (the largest position of the "
                 f"failing call; tried: {_listed(tried)}); holds at every position below it drawn, up to "
-                f"{max(seen)}, over {scratch.examples} examples"
+                f"{max(seen)}, over {attempt.trial.run.examples} examples"
             )
     return None
 
@@ -279,35 +419,49 @@ RULE_TRIES = 4
 """How many rules (checks.numerics.size_rules) are tried, each by a run with every size it names set aside."""
 
 
-def _as_rule(
-    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, first: Attempt, failing: list[int], holding: list[int]
-) -> str | None:
-    """The failure as the simplest rule separating the failing sizes from the holding ones, confirmed by a run
-    that sets aside every size the rule names and holds; None when no rule of the family is confirmed. A rule
-    that leaves nothing to draw (every even d_model, for a check that draws even sizes only) is passed over."""
-    failed, held, untestable = list(failing), list(holding), set()
-    share = topic(check.uses).rotated_fraction if check.uses else None
-    pairs = share(adapter) if share else None
-    for _ in range(RULE_TRIES):
-        rule = separating(failed, held, untestable, pairs)
-        if rule is None:
-            return None
-        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
-        attempt = _attempt(check, scratch, xp, adapter, first.trial.impl.domain.excluding_rule(rule), shrink=False)
-        seen = attempt.trial.impl.d_models_seen
-        if attempt.unsatisfiable or not seen:
-            untestable.add(rule)
-            continue
-        if attempt.failure is None:
-            return (
-                f"{run.message}. It fails for {rule.describe()} (tried: d_model = {_listed(sorted(failed))}); holds "
-                f"at the other sizes drawn, d_model {min(seen)} … {max(seen)}, over {scratch.examples} examples"
-            )
-        if seen[-1] in failed:
-            return None
-        failed.append(seen[-1])
-        held += [d for d in seen[:-1] if d not in failed]
-    return None
+def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed | None) -> str:
+    """The cell's failure with its sizes: the rule confirmed for its group; else the sizes the group failed at and the
+    cell's run that held without them; else a threshold on the position (_by_position); else every size tried."""
+    failing = sorted(_pooled(group)[0])
+    dtypes = sorted(member.run.dtype for member in group)
+    pooled = f", the sizes of {_and(dtypes)} pooled" if len(dtypes) > 1 else ""
+    if confirmed is not None:
+        rule, held = confirmed
+        low, high, examples = held[cell.run.dtype].drawn
+        return (
+            f"{cell.said}. It fails for {rule.describe()} (tried: d_model = {_listed(failing)}); holds at the other "
+            f"sizes drawn, d_model {low} … {high}, over {examples} examples{pooled}"
+        )
+    if cell.set_aside is not None:
+        low, high, examples = cell.set_aside.drawn
+        aside = sorted(cell.set_aside.trial.impl.domain.excluded_d_models)
+        which = "those sizes" if aside == failing else f"d_model = {_listed(aside)}"
+        return (
+            f"{cell.said}. It fails for d_model = {_listed(failing)}; holds for d_model {low} … {high} over "
+            f"{examples} examples with {which} set aside{pooled}"
+        )
+    by_position = _by_position(cell)
+    if by_position or len(cell.failing) < 2:
+        return by_position or cell.said
+    return f"{cell.said}. It fails at every size tried (d_model = {_listed(cell.failing)}, each set aside in turn)"
+
+
+def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | None]) -> str:
+    """Nothing when every group of dtypes states one rule (or none does); else each group's rule by its dtypes:
+    ". By dtype, in bfloat16: every d_model below 3; in float32 and float64: every odd d_model"."""
+    if len({confirmed[0] if confirmed else None for confirmed in rules.values()}) < 2:
+        return ""
+    readings: dict[str, list[str]] = {}
+    for kind, group in groups.items():
+        confirmed = rules[kind]
+        reading = confirmed[0].describe() if confirmed else f"d_model = {_listed(sorted(_pooled(group)[0]))} (no rule)"
+        readings.setdefault(reading, []).extend(cell.run.dtype for cell in group)
+    return ". By dtype, " + "; ".join(sorted(f"in {_and(sorted(dtypes))}: {said}" for said, dtypes in readings.items()))
+
+
+def _and(names: list[str]) -> str:
+    """Names joined in words: "a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _listed(sizes: list[int]) -> str:
