@@ -25,9 +25,10 @@ from checks.implementations.third_party import THIRD_PARTY_ENV
 from checks.profiles import register_profiles
 from checks.results import ClaimRecord, ImplementationRecord
 from tests.faulty_adapters import FAULTY
+from tests.variant_adapters import BaseAndOddPadRope, CosFirstSinusoidal, DynamicNtkRope, Llama3Rope
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.slow  # seven claims evaluated twice with twenty adapters: about 200 s on one core
+pytestmark = pytest.mark.slow  # seven claims evaluated twice with 24 adapters: about 4 minutes on 2 cores
 CLAIMS = (
     "rope.relative-score",
     "rope.norm-preserving",
@@ -53,6 +54,9 @@ CONTRACT = {
     "faulty-shared-rows": ("repeated", "rows that share a position get another answer than that position alone: row 1"),
     "faulty-stale-dtype": ("call", "for float16: the dtype of an earlier call (d_model = "),
 }
+VARIANTS = (Llama3Rope, DynamicNtkRope, BaseAndOddPadRope, CosFirstSinusoidal)
+"""Variants of issue 46 whose cells fail in ways of their own (pieces, a call-dependent base, a pad at odd sizes, a
+cos-first table with a zero column): they must not move a reference either."""
 BROKEN_CALLS = ("faulty-raises", "faulty-wrong-shape", "faulty-nan", "faulty-none", "faulty-list", "faulty-numpy")
 
 
@@ -73,7 +77,7 @@ def runs() -> Iterator[tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dic
 
 def _faulty_runs() -> tuple[dict[str, ClaimRecord], dict[str, ClaimRecord], dict[str, ImplementationRecord]]:
     before = _verdicts(Outcomes())
-    adapters = [kind() for kind in FAULTY]
+    adapters = [kind() for kind in (*FAULTY, *VARIANTS)]
     for adapter in adapters:
         register(adapter)
     try:

@@ -200,3 +200,13 @@ def test_a_fault_that_some_inputs_hide_keeps_its_rule(monkeypatch):
     only a run that held makes a size a holding one there."""
     (said,) = failures(OddHeadRope(), {"float64": tuple(range(1, 10))}, monkeypatch).values()
     assert "It fails for every odd d_model (tried: d_model = " in said, said
+
+
+def test_a_domain_s_sizes_asked_again_are_the_same_and_a_sub_domain_asks_afresh():
+    """d_model_values is kept per domain (strategies ask for every example); a set-aside size is never answered from
+    the domain it was set aside from."""
+    declared = Domain(d_models=tuple(range(2, 4097, 2)))
+    assert declared.d_model_values(1, 10) == [2, 4, 6, 8, 10] == declared.d_model_values(1, 10)
+    narrower = declared.excluding([4]).excluding_rule(SizeRule(8, frozenset({6})))
+    assert narrower.d_model_values(1, 10) == [2, 8, 10] and not narrower.takes_d_model(4)
+    assert declared.d_model_values(1, 10) == [2, 4, 6, 8, 10] and declared == Domain(d_models=tuple(range(2, 4097, 2)))

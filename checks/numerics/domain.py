@@ -39,6 +39,14 @@ class Domain:
     """d_model values the engine set aside to look at the rest (an undeclared failure's sub-domain)."""
     excluded_rule: SizeRule | None = None
     """A rule whose sizes the engine set aside, to confirm that the check holds at every other size."""
+    taken_d_models: frozenset[int] | None = field(default=None, init=False, compare=False, repr=False)
+    """``d_models`` as a set: every drawn size asks whether it is taken (a tuple of 2,048 sizes is a slow answer)."""
+
+    values: dict[tuple[int, int], list[int]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """``d_model_values`` as answered, per (low, high): strategies ask again for every example."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "taken_d_models", None if self.d_models is None else frozenset(self.d_models))
 
     @classmethod
     def of(cls, adapter: Any) -> Domain:
@@ -73,7 +81,7 @@ class Domain:
     def takes_d_model(self, d_model: int) -> bool:
         return (
             (self.min_d_model is None or d_model >= self.min_d_model)
-            and (self.d_models is None or d_model in self.d_models)
+            and (self.taken_d_models is None or d_model in self.taken_d_models)
             and d_model not in self.excluded_d_models
             and not (self.excluded_rule and self.excluded_rule.matches(d_model))
         )
@@ -101,8 +109,11 @@ class Domain:
 
     def d_model_values(self, low: int, high: int) -> list[int]:
         """The d_model values in low … high the domain takes."""
-        top = min(high, max(self.d_models)) if self.d_models else high
-        return [d for d in range(max(low, self.min_d_model or low), top + 1) if self.takes_d_model(d)]
+        if (low, high) not in self.values:
+            top = min(high, max(self.d_models)) if self.d_models else high
+            taken = [d for d in range(max(low, self.min_d_model or low), top + 1) if self.takes_d_model(d)]
+            self.values[(low, high)] = taken
+        return list(self.values[(low, high)])
 
     def describe(self) -> str:
         """The declaration in words ("positions 0 … 4095, d_model ≥ 4"); "everything" when nothing is declared."""
