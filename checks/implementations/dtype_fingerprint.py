@@ -66,7 +66,9 @@ FORMATION = ((BFLOAT16, 2.0**-9.5), (FLOAT16, 2.0**-17.5), (FLOAT32, 2.0**-38.5)
 """Coarsest first: an error growing faster than this times the position was formed in that dtype (each threshold
 lies halfway, in octaves, between that dtype's unit roundoff and the next finer one's)."""
 ROUNDINGS = 1.5
-"""An error at small positions this many times the reference's (and one rounding's) is a difference."""
+"""Rounding steps this many times the reference's are a difference: it rounds more often. Measured: the RoPE
+references 2.41, 3.49, 3.8 in bfloat16, float16, float32 (numpy's 3.49, 3.75), rounding once 1.0, cos and sin rounded
+first 2.03 … 2.62, an extra rounding through bfloat16 in float16 28.5."""
 SAME_BASE = 1e-3
 """Two fitted bases closer than this (relatively) are the same base."""
 BASE_NOISE = 8
