@@ -68,10 +68,6 @@ class Frequencies:
     model: FrequencyModel
     one_base: FrequencyModel
 
-    @property
-    def documents(self) -> bool:
-        return self.model.kind == DOCUMENTS
-
     def describe(self) -> str:
         """The chosen model in words, with its residual (and, for pieces or none, what one base would leave)."""
         model = self.model
