@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name
-from checks.implementations.frequencies import DOCUMENTS, Frequencies, measure
+from checks.implementations.frequencies import DOCUMENTS, PIECES, Frequencies, formula, measure
 from checks.implementations.frequencies import residual as _residual
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
@@ -315,8 +315,8 @@ def _odd_table(
 
 def _own(frequencies: Frequencies, width: int, count: int) -> np.ndarray:
     """The implementation's own frequency model (one base and a scale) over another width."""
-    model = frequencies.model if frequencies.model.kind != "pieces" else frequencies.one_base
-    return model.scale * model.base ** (-np.arange(count, dtype=np.float64) * 2 / width)
+    model = frequencies.model if frequencies.model.kind != PIECES else frequencies.one_base
+    return model.scale * formula(count, width, model.base)
 
 
 def _odd_width(measured: np.ndarray, odd: int, frequencies: Frequencies) -> int | None:
@@ -419,7 +419,7 @@ def _declared_frequencies(found: dict[str, JSON], numbers: dict[str, float]) -> 
     measured = np.array(found["frequencies"], dtype=np.float64)
     base, scale = numbers.get("base", BASE), numbers.get("position_scale", 1.0)
     width = int(found.get("rotated", found["d_model"]))
-    gap = _residual(measured, scale * base ** (-np.arange(len(measured)) * 2 / width))
+    gap = _residual(measured, scale * formula(len(measured), width, base))
     if gap <= max(float(found.get("frequency_tolerance", DECLARED_CLOSE)), DECLARED_CLOSE):
         return ""
     return (
