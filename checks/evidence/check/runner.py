@@ -6,20 +6,21 @@ import contextlib
 import inspect
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import hypothesis
 from hypothesis import Phase, settings
-from hypothesis.errors import FlakyFailure, Unsatisfiable, UnsatisfiedAssumption
+from hypothesis.errors import FlakyFailure, HypothesisException, Unsatisfiable, UnsatisfiedAssumption
 
 from checks.evidence.base import claim_line
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError
+from checks.evidence.check.shared import Inputs, Recording, SharedDraws
 from checks.evidence.check.statistical import Plan
 from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import ImplementationFailure, backend_name, is_reference, missing, unsupported
@@ -46,7 +47,7 @@ def unshared(implementation: str, action: Callable[[], object]) -> str:
 def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun]:
     """Every implementation × device × dtype the check names, the references first; what cannot run is skipped
     with the reason, as are the cells of an implementation past its share of the claim's time limit."""
-    runs = []
+    runs, shared = [], SharedDraws()
     for adapter in _adapters(check):
         backend = BACKENDS[backend_name(adapter)]
         domain, declared = _domain(adapter)
@@ -74,7 +75,7 @@ def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun
                         f"not run: it broke its contract in {dtype} on {device}: {broken}",
                     )
                 else:
-                    execute = partial(_execute, check, run, backend(dtype, device), adapter, domain, failed)
+                    execute = partial(_execute, check, run, backend(dtype, device), adapter, domain, failed, shared)
                     if late := within_share(adapter.name, execute):
                         run.status, run.message = "skipped", late
                 runs.append(run)
@@ -139,13 +140,19 @@ class Attempt:
 
 
 def _execute(
-    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, failed: list[FailedCell]
+    check: CheckSpec,
+    run: CheckRun,
+    xp: Backend,
+    adapter: Any,
+    domain: Domain,
+    failed: list[FailedCell],
+    shared: SharedDraws,
 ) -> None:
     """The cell's run; an implementation's failure, with its failing sizes set aside in turn, joins ``failed``, to be
     stated once every dtype has run (_state_sizes)."""
     started = time.perf_counter()
     try:
-        attempt = _attempt(check, run, xp, adapter, domain)
+        attempt = _first_attempt(check, run, xp, adapter, domain, shared)
     finally:
         run.seconds += time.perf_counter() - started
     if attempt.unsatisfiable:
@@ -162,11 +169,58 @@ def _execute(
                 failed.append(cell)
 
 
+def _first_attempt(
+    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shared: SharedDraws
+) -> Attempt:
+    """The cell's run on the inputs an earlier cell of its dtype and domain drew (checks.evidence.check.shared), or
+    on its own draws, kept for the later cells when the run holds.
+
+    On the inputs kept, a run that holds is the cell's answer. A failure goes to Hypothesis, which draws afresh and
+    finds, shrinks and replays the failure as in a cell of its own (an output that depends on earlier calls is
+    told as such); when its run finds nothing, the failure on the kept input stands. A run that cannot be answered
+    from the inputs kept (each one rejected, or Hypothesis needed inside the property: ``note``, ``target``) draws
+    its own."""
+    inputs = shared.inputs(run.dtype, domain)
+    if inputs is None:
+        recording = shared.recording(run.dtype, domain)
+        attempt = _attempt(check, run, xp, adapter, domain, record=recording)
+        if recording is not None and attempt.failure is None and not attempt.unsatisfiable:
+            shared.keep(run.dtype, domain, recording)
+        return attempt
+    replayed = _attempt(check, run, xp, adapter, domain, replay=inputs)
+    if replayed.failure is None and run.examples:
+        return replayed
+    if replayed.failure is None or isinstance(replayed.failure, HypothesisException):
+        _reset(run)
+        return _attempt(check, run, xp, adapter, domain)
+    scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=run.reference)
+    drawn = _attempt(check, scratch, xp, adapter, domain)
+    if drawn.failure is None:
+        return replayed
+    _reset(run, scratch)
+    return drawn
+
+
+def _reset(run: CheckRun, like: CheckRun | None = None) -> None:
+    """What ``run`` saw, forgotten (or taken from ``like``): another run stands for the cell."""
+    like = like or CheckRun(run.name, run.device, run.dtype, implementation=run.implementation)
+    run.examples, run.max_error, run.tolerance = like.examples, like.max_error, like.tolerance
+    run.worst_input, run.closest, run.statistics = like.worst_input, like.closest, like.statistics
+
+
 def _attempt(
-    check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shrink: bool = True
+    check: CheckSpec,
+    run: CheckRun,
+    xp: Backend,
+    adapter: Any,
+    domain: Domain,
+    shrink: bool = True,
+    record: Recording | None = None,
+    replay: Iterable[Inputs] | None = None,
 ) -> Attempt:
     """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
-    when only whether it fails matters)."""
+    when only whether it fails matters): under Hypothesis, each input it draws added to ``record``; or, given
+    ``replay``, on those inputs in order, without Hypothesis."""
     inner, kept = check.test, check.settings or settings.default
     planned = kept.max_examples + len(inputs.examples) if (inputs := inputs_of(check.test)) else kept.max_examples
     trial = Trial(run, xp, adapter, domain, Plan(check.false_alarm, planned))
@@ -178,6 +232,8 @@ def _attempt(
     phases = [phase for phase in kept.phases if shrink or phase not in (Phase.shrink, Phase.explain)]
 
     def recording(*args: Any, **kwargs: Any) -> Any:
+        if record is not None:
+            record.add(kwargs)
         trial.begin(kwargs)
         called = len(trial.impl.d_models_seen)
         try:
@@ -196,8 +252,11 @@ def _attempt(
 
     try:
         with running(CurrentRun(run.dtype, domain, batch)):
-            property_of(math.ceil(kept.max_examples / batch))(trial)
-            for _ in range(TOP_UP_ROUNDS if batch > 1 else 0):
+            if replay is not None:
+                _call_each(recording, trial, replay)
+            else:
+                property_of(math.ceil(kept.max_examples / batch))(trial)
+            for _ in range(TOP_UP_ROUNDS if batch > 1 and replay is None else 0):
                 missing, seen = kept.max_examples - run.examples, run.examples
                 if missing <= 0:
                     break
@@ -215,6 +274,14 @@ def _attempt(
         attempt.failure = failure
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
     return attempt
+
+
+def _call_each(recording: Callable[..., Any], trial: Trial, replay: Iterable[Inputs]) -> None:
+    """The property on each input of ``replay`` in turn, as Hypothesis would call it (an input an ``assume``
+    rejects is passed over); the first failure ends the run."""
+    for inputs in replay:
+        with contextlib.suppress(UnsatisfiedAssumption):
+            recording(trial, **inputs)
 
 
 def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,0 +1,100 @@
+"""Inputs a check draws once and hands to each of its cells that would draw them again.
+
+A check's strategies see the run's dtype and the domain the implementation under test declares
+(checks.helpers.current), nothing else of the cell: every implementation and device with the same dtype and domain
+draws from the same strategies. Drawing is most of a check's time (Hypothesis builds arrays entry by entry: 70 % of
+``rope.relative-score``'s, 115 of its 136 s in a thorough profile), and it was done again for every implementation.
+Now the first cell of a (dtype, domain) whose run held keeps every input it was called with, in order; each later
+cell of that key is called with those inputs, without Hypothesis (checks.evidence.check.runner._first_attempt).
+
+A key's inputs are kept only from a run that held (a failed run stopped early, a shrunk one holds the shrinker's
+inputs) and only up to ``KEPT_BYTES``, never from a property that draws inside itself (``st.data()``); each cell is
+handed copies, so a property that changes its inputs changes no other cell's.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checks.numerics.domain import Domain
+
+Inputs = dict[str, Any]
+"""One test case's keyword arguments: what the check's ``@given`` drew."""
+Key = tuple[str, Domain]
+
+KEPT_BYTES = 32 * 2**20
+"""The most a check's kept inputs may hold (their arrays' bytes), every key together: a thorough worker stays within
+its memory limit (docs/performance.md). Past it a key's inputs are not kept and each of its cells draws its own."""
+
+
+@dataclass
+class Recording:
+    """The inputs of one run, copied as it is called with them; ``full`` once they pass ``room`` bytes."""
+
+    room: int
+    inputs: list[Inputs] = field(default_factory=list)
+    size: int = 0
+    full: bool = False
+
+    def add(self, inputs: Inputs) -> None:
+        if self.full:
+            return
+        if any(isinstance(value, st.DataObject) for value in inputs.values()):
+            self.full, self.inputs = True, []  # drawn inside the property: a later cell must draw its own
+            return
+        self.size += _bytes(inputs)
+        if self.size > self.room:
+            self.full, self.inputs = True, []
+            return
+        self.inputs.append(copy.deepcopy(inputs))
+
+
+@dataclass
+class SharedDraws:
+    """The inputs each (dtype, domain) of one check drew in a run that held."""
+
+    kept: dict[Key, list[Inputs]] = field(default_factory=dict)
+    too_large: set[Key] = field(default_factory=set)
+    size: int = 0
+    """The bytes kept, every key together (at most KEPT_BYTES)."""
+
+    def inputs(self, dtype: str, domain: Domain) -> Iterator[Inputs] | None:
+        """Copies of the inputs kept for ``dtype`` and ``domain``, one at a time, or None: the cell draws its own."""
+        kept = self.kept.get(_key(dtype, domain))
+        return None if kept is None else (copy.deepcopy(inputs) for inputs in kept)
+
+    def recording(self, dtype: str, domain: Domain) -> Recording | None:
+        """A recording for the run of a key with nothing kept yet (None: kept already, or too large to keep)."""
+        key = _key(dtype, domain)
+        return None if key in self.kept or key in self.too_large else Recording(KEPT_BYTES - self.size)
+
+    def keep(self, dtype: str, domain: Domain, recording: Recording) -> None:
+        """The inputs of a run that held, for the key's later cells."""
+        key = _key(dtype, domain)
+        if recording.full:
+            self.too_large.add(key)
+        elif recording.inputs:
+            self.kept[key], self.size = recording.inputs, self.size + recording.size
+
+
+def _key(dtype: str, domain: Domain) -> Key:
+    """What a cell's draws depend on: its dtype and its domain's positions and sizes (the dtypes and devices an
+    implementation declares decide whether a cell runs, not what it draws)."""
+    return dtype, replace(domain, dtypes=None, devices=None)
+
+
+def _bytes(value: object) -> int:
+    """The bytes of the arrays in ``value`` (tuples, lists, dicts of them; 64 for anything else)."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes if value.dtype != object else 64 * value.size
+    if isinstance(value, dict):
+        return sum(_bytes(item) for item in value.values())
+    if isinstance(value, tuple | list):
+        return sum(_bytes(item) for item in value)
+    return 64

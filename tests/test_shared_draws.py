@@ -1,0 +1,173 @@
+"""A check draws its inputs once per dtype and domain: the other implementations are called with them, each
+failure is found as before, and an implementation with a domain of its own draws inside it."""
+
+from __future__ import annotations
+
+import hypothesis
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from checks import Claim, given
+from checks.evidence.check import Check, runner, shared
+from checks.evidence.check.record import CheckRun
+from checks.helpers.current import current_run
+from checks.numerics.backends import BACKENDS
+from checks.numerics.domain import Domain
+from claims.catalog.works import LESSON_002
+from tests.faulty_adapters import rotate
+
+Drawn = tuple[int, bool]
+QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+
+
+class Keeps:
+    """A RoPE whose ``value`` returns its input: every property below holds for it."""
+
+    name, pairing = "test-keeps", "interleaved"
+
+    def rope(self, x, positions):
+        return rotate(x, positions)
+
+    def value(self, x: np.ndarray) -> np.ndarray:
+        return x
+
+
+class AlsoKeeps(Keeps):
+    name = "test-also-keeps"
+
+
+class DoublesLarge(Keeps):
+    """``value`` doubles an input with an entry above 0.5."""
+
+    name = "test-doubles-large"
+
+    def value(self, x: np.ndarray) -> np.ndarray:
+        return 2 * x if np.max(x) > 0.5 else x
+
+
+class FourOnly(Keeps):
+    """Declares d_model = 4 alone."""
+
+    name, d_models = "test-four-only", (4,)
+
+
+def _check(adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = False, examples: int = 30) -> Check:
+    """A check of ``value`` against each adapter (float64 and float32, torch on CPU): x kept as it is. Every draw of a
+    d_model is added to ``drawn``, with whether the domain drawn in restricts d_model; ``changes_input``: the
+    property overwrites its input after comparing."""
+    monkeypatch.setattr(runner, "offering", lambda uses: list(adapters))
+    claim = Claim("test.shared-draws", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=examples, derandomize=True, database=None)
+
+    @st.composite
+    def rows(draw: st.DrawFn) -> np.ndarray:
+        run = current_run()
+        assert run is not None
+        size = draw(st.sampled_from([d for d in range(2, 7) if run.domain.takes_d_model(d)]))
+        drawn.append((size, run.domain.restricts_d_model))
+        return draw(arrays(np.float64, size, elements=st.floats(-1, 1)))
+
+    @claim.check(dtypes=("float64", "float32"), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(x=rows())
+    def kept(t, x):
+        t.close(t.impl.adapter.value(x), x, label="value")
+        if changes_input:
+            assert np.all(np.abs(x) <= 1), f"drawn in [-1, 1], called with {x}"
+            x[:] = 5.0
+
+    return claim.declared(Check)[0]
+
+
+def by_cell(runs: list[CheckRun]) -> dict[tuple[str, str], CheckRun]:
+    return {(run.implementation, run.dtype): run for run in runs if run.status != "skipped"}
+
+
+def test_the_cells_of_a_dtype_draw_once_and_see_the_same_examples(monkeypatch):
+    drawn: list[Drawn] = []
+    runs = by_cell(runner.run_check(_check([Keeps(), AlsoKeeps()], monkeypatch, drawn)))
+    assert {run.status for run in runs.values()} == {"passed"}, runs
+    first = [runs[("test-keeps", dtype)].examples for dtype in ("float64", "float32")]
+    assert [runs[("test-also-keeps", dtype)].examples for dtype in ("float64", "float32")] == first
+    assert len(drawn) >= sum(first) and len(drawn) < 2 * sum(first), "the second implementation drew nothing"
+
+
+def test_each_cell_draws_its_own_when_the_inputs_are_too_large_to_keep(monkeypatch):
+    monkeypatch.setattr(shared, "KEPT_BYTES", 8)
+    drawn: list[Drawn] = []
+    runs = by_cell(runner.run_check(_check([Keeps(), AlsoKeeps()], monkeypatch, drawn)))
+    assert {run.status for run in runs.values()} == {"passed"}
+    assert len(drawn) >= 2 * sum(run.examples for run in runs.values() if run.implementation == "test-keeps")
+
+
+def test_a_failure_on_the_shared_inputs_is_found_and_shrunk_as_alone(monkeypatch):
+    """The implementation after the first fails at the same input, shrunk as in a run of its own."""
+    alone = by_cell(runner.run_check(_check([DoublesLarge()], monkeypatch, [])))
+    after = by_cell(runner.run_check(_check([Keeps(), DoublesLarge()], monkeypatch, [])))
+    for dtype in ("float64", "float32"):
+        cell, own = after[("test-doubles-large", dtype)], alone[("test-doubles-large", dtype)]
+        assert cell.status == own.status == "failed"
+        assert cell.counterexample == own.counterexample and cell.message == own.message
+        assert after[("test-keeps", dtype)].status == "passed"
+
+
+def test_a_failure_only_the_shared_inputs_hold_stands(monkeypatch):
+    """A failing input that Hypothesis's own run does not draw again is still the cell's failure."""
+
+    class FailsAtOne(Keeps):
+        name = "test-fails-at-one"
+
+        def value(self, x: np.ndarray) -> np.ndarray:
+            return x + 1 if x.size == 3 and x[0] == 0.123456789 else x
+
+    check = _check([FailsAtOne()], monkeypatch, [])
+    draws = shared.SharedDraws()
+    recording = shared.Recording(room=1024)
+    recording.add({"x": np.array([0.5, 0.5])})
+    recording.add({"x": np.array([0.123456789, 0.0, 0.0])})
+    draws.keep("float64", Domain(), recording)
+    run = CheckRun(check.name, "cpu", "float64", implementation="test-fails-at-one")
+    attempt = runner._first_attempt(check, run, BACKENDS["torch"]("float64", "cpu"), FailsAtOne(), Domain(), draws)
+    assert attempt.failure is not None and "0.123456789" in str(attempt.failing_input)
+    assert run.examples == 2
+
+
+def test_a_property_that_changes_its_inputs_changes_no_other_cell(monkeypatch):
+    drawn: list[Drawn] = []
+    runs = by_cell(runner.run_check(_check([Keeps(), AlsoKeeps()], monkeypatch, drawn, changes_input=True)))
+    assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
+
+
+def test_an_implementation_with_a_domain_of_its_own_draws_inside_it(monkeypatch):
+    drawn: list[Drawn] = []
+    runs = by_cell(runner.run_check(_check([Keeps(), FourOnly()], monkeypatch, drawn)))
+    assert {run.status for run in runs.values()} == {"passed"}
+    restricted = [size for size, restricts in drawn if restricts]
+    assert restricted and set(restricted) == {4}, "the implementation of d_model = 4 drew its own, inside its domain"
+    assert {size for size, restricts in drawn if not restricts} > {4}
+
+
+def test_the_key_ignores_declared_dtypes_and_devices():
+    draws, recording = shared.SharedDraws(), shared.Recording(room=1024)
+    recording.add({"x": 1})
+    draws.keep("float64", Domain(), recording)
+    assert list(draws.inputs("float64", Domain(dtypes=("float64",), devices=("cpu",))) or []) == [{"x": 1}]
+    assert draws.inputs("float32", Domain()) is None and draws.inputs("float64", Domain(d_models=(4,))) is None
+
+
+def test_a_property_that_draws_inside_itself_is_never_replayed(monkeypatch):
+    monkeypatch.setattr(runner, "offering", lambda uses: [Keeps(), AlsoKeeps()])
+    claim = Claim("test.draws-inside", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=10, derandomize=True, database=None)
+    inside: list[float] = []
+
+    @claim.check(dtypes=("float64",), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(data=st.data())
+    def kept(t, data):
+        x = np.array([data.draw(st.floats(-1, 1))])
+        inside.append(float(x[0]))
+        t.close(t.impl.adapter.value(x), x, label="value")
+
+    runs = by_cell(runner.run_check(claim.declared(Check)[0]))
+    assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
+    assert len(inside) >= sum(run.examples for run in runs.values()), "each implementation drew its own"
