@@ -52,13 +52,13 @@ class FourOnly(Keeps):
     name, d_models = "test-four-only", (4,)
 
 
-def _check(adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = False, examples: int = 30) -> Check:
+def _check(adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = False) -> Check:
     """A check of ``value`` against each adapter (float64 and float32, torch on CPU): x kept as it is. Every draw of a
     d_model is added to ``drawn``, with whether the domain drawn in restricts d_model; ``changes_input``: the
     property overwrites its input after comparing."""
     monkeypatch.setattr(runner, "offering", lambda uses: list(adapters))
     claim = Claim("test.shared-draws", "t", "s", [QUOTE], "holds")
-    settings = hypothesis.settings(max_examples=examples, derandomize=True, database=None)
+    settings = hypothesis.settings(max_examples=30, derandomize=True, database=None)
 
     @st.composite
     def rows(draw: st.DrawFn) -> np.ndarray:

@@ -60,7 +60,8 @@ class SharedDraws:
     """The inputs each (dtype, domain) of one check drew in a run that held."""
 
     kept: dict[Key, list[Inputs]] = field(default_factory=dict)
-    too_large: set[Key] = field(default_factory=set)
+    not_kept: set[Key] = field(default_factory=set)
+    """Keys whose inputs cannot be kept (past KEPT_BYTES, or drawn inside the property): their cells draw their own."""
     size: int = 0
     """The bytes kept, every key together (at most KEPT_BYTES)."""
 
@@ -70,15 +71,15 @@ class SharedDraws:
         return None if kept is None else (copy.deepcopy(inputs) for inputs in kept)
 
     def recording(self, dtype: str, domain: Domain) -> Recording | None:
-        """A recording for the run of a key with nothing kept yet (None: kept already, or too large to keep)."""
+        """A recording for the run of a key with nothing kept yet (None: kept already, or never to be kept)."""
         key = _key(dtype, domain)
-        return None if key in self.kept or key in self.too_large else Recording(KEPT_BYTES - self.size)
+        return None if key in self.kept or key in self.not_kept else Recording(KEPT_BYTES - self.size)
 
     def keep(self, dtype: str, domain: Domain, recording: Recording) -> None:
         """The inputs of a run that held, for the key's later cells."""
         key = _key(dtype, domain)
         if recording.full:
-            self.too_large.add(key)
+            self.not_kept.add(key)
         elif recording.inputs:
             self.kept[key], self.size = recording.inputs, self.size + recording.size
 
