@@ -3,17 +3,23 @@ failure is found as before, and an implementation with a domain of its own draws
 
 from __future__ import annotations
 
+import copy
+import warnings
+
 import hypothesis
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisDeprecationWarning
 from hypothesis.extra.numpy import arrays
 
 from checks import Claim, given
 from checks.evidence.check import Check, runner, shared
 from checks.evidence.check.record import CheckRun
 from checks.helpers.current import current_run
+from checks.helpers.remade import Remade
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
+from checks.topics.multihead import MULTIHEAD_ATTENTION
 from claims.catalog.works import LESSON_002
 from tests.faulty_adapters import rotate
 
@@ -171,3 +177,66 @@ def test_a_property_that_draws_inside_itself_is_never_replayed(monkeypatch):
     runs = by_cell(runner.run_check(claim.declared(Check)[0]))
     assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
     assert len(inside) >= sum(run.examples for run in runs.values()), "each implementation drew its own"
+
+
+def _topic_inputs(count: int) -> list[object]:
+    """``count`` values drawn from multi-head attention's topic strategy (seed and size mapped through its inputs)."""
+    drawn: list[object] = []
+
+    @hypothesis.settings(max_examples=count, derandomize=True, database=None)
+    @hypothesis.given(inputs=MULTIHEAD_ATTENTION.strategy())
+    def collect(inputs):
+        drawn.append(inputs)
+
+    collect()
+    return drawn
+
+
+def test_a_topics_inputs_are_kept_as_their_recipe_and_made_again():
+    """Multi-head attention's arrays (up to 135 kB an input) are kept as the seed and size they came from: a room
+    that holds a tenth of the arrays holds every recipe, and each later cell gets them made again, equal and new."""
+    values = _topic_inputs(20)
+    assert all(isinstance(value, Remade) for value in values)
+    room = sum(shared._bytes(tuple(value)) for value in values) // 10
+    assert room > 64 * len(values)
+    recording = shared.Recording(room=room)
+    for value in values:
+        recording.add({"inputs": value})
+    assert not recording.full and recording.size == 64 * len(values), "the recipes, not the arrays"
+    draws = shared.SharedDraws()
+    draws.keep("float32", Domain(), recording)
+    replayed = [kept["inputs"] for kept in draws.inputs("float32", Domain()) or []]
+    assert len(replayed) == len(values)
+    for made, drawn in zip(replayed, values, strict=True):
+        assert made is not drawn and len(made) == len(drawn)
+        for new, old in zip(made, drawn, strict=True):
+            assert np.array_equal(new, old) and (not isinstance(old, np.ndarray) or new is not old)
+
+
+def test_remade_inputs_copy_as_themselves():
+    (value,) = _topic_inputs(1)
+    copied = copy.deepcopy(value)
+    assert isinstance(copied, Remade) and copied.recipe == value.recipe
+    assert all(np.array_equal(a, b) for a, b in zip(copied, value, strict=True))
+
+
+def test_a_replayed_assume_is_no_deprecation(monkeypatch):
+    """The later cells replay the first cell's inputs outside Hypothesis; an ``assume`` there is the property's own
+    rejection, as under Hypothesis, not Hypothesis's "assume outside a property-based test" warning."""
+    monkeypatch.setattr(runner, "offering", lambda uses: [Keeps(), AlsoKeeps()])
+    claim = Claim("test.replayed-assume", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=20, derandomize=True, database=None)
+
+    @claim.check(dtypes=("float64",), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(x=st.floats(-1, 1))
+    def kept(t, x):
+        hypothesis.assume(x > 0)
+        value = np.array([x])
+        t.close(t.impl.adapter.value(value), value, label="value")
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        runs = by_cell(runner.run_check(claim.declared(Check)[0]))
+    assert not [warning for warning in shown if issubclass(warning.category, HypothesisDeprecationWarning)]
+    assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
+    assert runs[("test-also-keeps", "float64")].examples == runs[("test-keeps", "float64")].examples > 0

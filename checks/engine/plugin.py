@@ -27,6 +27,7 @@ from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
 from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
+from checks.engine.threads import share_cores
 from checks.evidence import kinds
 from checks.extras import MissingExtra
 from checks.implementations.base import is_reference
@@ -118,6 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as error:
         raise pytest.UsageError(str(error)) from None
     memory_limit.configure(config)
+    share_cores(getattr(config, "workerinput", None))
     coverage = Coverage(config)
     config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))
     config.pluginmanager.register(coverage, "theory-claims-coverage")

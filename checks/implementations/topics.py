@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checks.config import named_object
+from checks.helpers.remade import Recipe
 
 if TYPE_CHECKING:
     from checks.numerics.backends import Backend
@@ -132,15 +133,21 @@ class Topic:
 
     def strategy(self, d_models: Any = None) -> Any:
         """A Hypothesis strategy of this topic's inputs (float64 NumPy arrays), one seed per example; ``d_models``
-        a strategy of sizes (default: even sizes 2 … 64)."""
+        a strategy of sizes (default: even sizes 2 … 64). Each value is a ``Remade`` tuple (checks.helpers.remade):
+        a check's later cells get it made again from its seed and size, so ``inputs`` must depend on nothing but
+        its generator and size."""
         from hypothesis import strategies as st
 
         if self.inputs is None:
             raise ValueError(f"topic {self.name} gives no inputs to draw")
         inputs = self.inputs
+
+        def made(seed: int, d_model: int) -> tuple[Any, ...]:
+            return tuple(inputs(np.random.default_rng(seed), d_model))
+
         sizes = d_models if d_models is not None else st.integers(1, 32).map(lambda half: 2 * half)
         seeds = st.integers(0, 2**32 - 1)
-        return st.tuples(seeds, sizes).map(lambda drawn: inputs(np.random.default_rng(drawn[0]), drawn[1]))
+        return st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn)())
 
 
 SEED = 20261130

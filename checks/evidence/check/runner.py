@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import math
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -13,7 +14,13 @@ from typing import Any
 
 import hypothesis
 from hypothesis import Phase, settings
-from hypothesis.errors import FlakyFailure, HypothesisException, Unsatisfiable, UnsatisfiedAssumption
+from hypothesis.errors import (
+    FlakyFailure,
+    HypothesisDeprecationWarning,
+    HypothesisException,
+    Unsatisfiable,
+    UnsatisfiedAssumption,
+)
 
 from checks.evidence.base import claim_line
 from checks.evidence.check.given import inputs_of
@@ -278,10 +285,17 @@ def _attempt(
 
 def _call_each(recording: Callable[..., Any], trial: Trial, replay: Iterable[Inputs]) -> None:
     """The property on each input of ``replay`` in turn, as Hypothesis would call it (an input an ``assume``
-    rejects is passed over); the first failure ends the run."""
-    for inputs in replay:
-        with contextlib.suppress(UnsatisfiedAssumption):
-            recording(trial, **inputs)
+    rejects is passed over); the first failure ends the run. This is a property-based test, run on inputs Hypothesis
+    drew for another cell: Hypothesis's warning that ``assume`` is used outside one is not shown."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", OUTSIDE_A_TEST, HypothesisDeprecationWarning)
+        for inputs in replay:
+            with contextlib.suppress(UnsatisfiedAssumption):
+                recording(trial, **inputs)
+
+
+OUTSIDE_A_TEST = r"Using `(assume|reject)` outside a property-based test"
+"""Hypothesis's deprecation warning for ``assume`` and ``reject`` called where it is not running a test."""
 
 
 def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[..., Any]:

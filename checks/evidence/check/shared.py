@@ -7,6 +7,8 @@ draws from the same strategies. Drawing is most of a check's time (Hypothesis bu
 Now the first cell of a (dtype, domain) whose run held keeps every input it was called with, in order; each later
 cell of that key is called with those inputs, without Hypothesis (checks.evidence.check.runner._first_attempt).
 
+A topic's inputs (checks.helpers.remade) are kept as the seed and size they were made from and made again for each
+later cell: the 10,000 inputs of a thorough multi-head attention run hold 450 MB as arrays, 64 bytes each as recipes.
 A key's inputs are kept only from a run that held (a failed run stopped early, a shrunk one holds the shrinker's
 inputs) and only up to ``KEPT_BYTES``, never from a property that draws inside itself (``st.data()``); each cell is
 handed copies, so a property that changes its inputs changes no other cell's.
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from checks.helpers.remade import Recipe, Remade
 from checks.numerics.domain import Domain
 
 Inputs = dict[str, Any]
@@ -48,11 +51,12 @@ class Recording:
         if any(isinstance(value, st.DataObject) for value in inputs.values()):
             self.full, self.inputs = True, []  # drawn inside the property: a later cell must draw its own
             return
-        self.size += _bytes(inputs)
+        kept = {name: value.recipe if isinstance(value, Remade) else value for name, value in inputs.items()}
+        self.size += _bytes(kept)
         if self.size > self.room:
             self.full, self.inputs = True, []
             return
-        self.inputs.append(copy.deepcopy(inputs))
+        self.inputs.append(copy.deepcopy(kept))
 
 
 @dataclass
@@ -68,7 +72,7 @@ class SharedDraws:
     def inputs(self, dtype: str, domain: Domain) -> Iterator[Inputs] | None:
         """Copies of the inputs kept for ``dtype`` and ``domain``, one at a time, or None: the cell draws its own."""
         kept = self.kept.get(_key(dtype, domain))
-        return None if kept is None else (copy.deepcopy(inputs) for inputs in kept)
+        return None if kept is None else (_made(inputs) for inputs in kept)
 
     def recording(self, dtype: str, domain: Domain) -> Recording | None:
         """A recording for the run of a key with nothing kept yet (None: kept already, or never to be kept)."""
@@ -84,6 +88,11 @@ class SharedDraws:
             self.kept[key], self.size = recording.inputs, self.size + recording.size
 
 
+def _made(kept: Inputs) -> Inputs:
+    """A copy of kept inputs for a cell: each recipe made again, anything else deep-copied."""
+    return {name: value() if isinstance(value, Recipe) else copy.deepcopy(value) for name, value in kept.items()}
+
+
 def _key(dtype: str, domain: Domain) -> Key:
     """What a cell's draws depend on: its dtype and its domain's positions and sizes (the dtypes and devices an
     implementation declares decide whether a cell runs, not what it draws)."""
@@ -91,7 +100,7 @@ def _key(dtype: str, domain: Domain) -> Key:
 
 
 def _bytes(value: object) -> int:
-    """The bytes of the arrays in ``value`` (tuples, lists, dicts of them; 64 for anything else)."""
+    """The bytes of the arrays in ``value`` (tuples, lists, dicts of them; 64 for anything else, a recipe too)."""
     if isinstance(value, np.ndarray):
         return value.nbytes if value.dtype != object else 64 * value.size
     if isinstance(value, dict):
