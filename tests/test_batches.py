@@ -48,6 +48,33 @@ def test_rows_are_examples_counted_once_each():
     assert t.run.examples == 5
 
 
+def test_a_rejected_test_case_is_no_example():
+    """An ``assume`` that rejects a whole test case (one example, or a batch) leaves the count as it was; an input
+    seen before the rejected test case stays counted."""
+    t = trial()
+    t.begin({"x": np.array([0.5]), "d": 4})
+    t.begin({"x": np.array([0.25]), "d": 4})
+    t.rejected()
+    assert t.run.examples == 1
+    t.begin({"x": np.array([0.5]), "d": 4})
+    t.rejected()
+    t.begin({"pos": as_batch([0, 1]), "d": 4})
+    t.rejected()
+    assert t.run.examples == 1, "the first example was seen before it was rejected again"
+    assert t.rows.rejections == 3, "0.25 and the batch's two rows"
+
+
+def test_large_inputs_are_counted_by_digest_not_kept():
+    """A run's count keeps one short key per distinct input, whatever the input's size."""
+    t = trial()
+    large = np.arange(100_000, dtype=np.float64)
+    t.begin({"x": large})
+    t.begin({"x": large.copy()})
+    t.begin({"x": large[::-1]})
+    assert t.run.examples == 2
+    assert all(len(repr(key)) < 200 for key in t.rows._seen)
+
+
 def test_each_row_gets_the_tolerance_at_its_own_scale_and_the_failing_row_is_the_input():
     t = trial()
     pos = as_batch([1, 100_000])

@@ -55,6 +55,11 @@ class Trial:
         self._comparisons = 0
         self.run.examples = self.rows.distinct
 
+    def rejected(self) -> None:
+        """The current test case was rejected (``assume``): what it alone held is not counted as examples."""
+        self.rows.rejected()
+        self.run.examples = self.rows.distinct
+
     def each(self, batch: Batch, check: Callable[[Any], None]) -> None:
         """``check(row)`` for each row of ``batch``, for a property that cannot take them all at once (an
         implementation's attention takes one sentence): inside, a comparison takes that one example and a failure

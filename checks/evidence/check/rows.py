@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -9,6 +10,7 @@ import numpy as np
 from hypothesis import assume, reject
 from hypothesis.errors import UnsatisfiedAssumption
 
+from checks.helpers.remade import Remade
 from checks.helpers.strategies import Batch
 
 
@@ -33,12 +35,19 @@ class Rows:
         self.test_cases = 0
         """Hypothesis test cases run (each one example, or one batch of them)."""
         self._fresh: list[Hashable | None] = []
-        """The inputs of the current batch not seen before, by row taken (None for a repeat)."""
+        """The inputs of the current test case not seen before, by row taken (None for a repeat)."""
         self._seen: set[Hashable] = set()
+        self._offered = 0
+        """Inputs that were new when their test case began, kept or rejected since."""
 
     @property
     def distinct(self) -> int:
         return len(self._seen)
+
+    @property
+    def rejections(self) -> int:
+        """Distinct inputs the property rejected (``assume``, ``keep``)."""
+        return self._offered - len(self._seen)
 
     @property
     def count(self) -> int | None:
@@ -55,6 +64,8 @@ class Rows:
             raise BatchShapeError(f"batches of different lengths {sorted(lengths)} in one example")
         fixed = tuple(_key(value) for name, value in example.items() if name not in batches and name != "t")
         if not lengths:
+            self._fresh = [None if fixed in self._seen else fixed]
+            self._offered += self._fresh[0] is not None
             self._seen.add(fixed)
             return
         self.batched = True
@@ -62,7 +73,14 @@ class Rows:
         columns = [[_row_key(row) for row in part] for parts in batches.values() for part in parts]
         keys = [(fixed, *row) for row in zip(*columns, strict=True)]
         self._fresh = [None if key in self._seen else key for key in keys]
+        self._offered += len({key for key in self._fresh if key is not None})
         self._seen.update(keys)
+
+    def rejected(self) -> None:
+        """The test case was rejected as a whole (an ``assume`` or ``reject``): its inputs seen first are no
+        examples."""
+        self._seen.difference_update(key for key in self._fresh if key is not None)
+        self._fresh = []
 
     def name(self, row: int) -> None:
         """Row ``row`` of those taken is the one the current comparison reports (outside a batch: no change)."""
@@ -153,9 +171,12 @@ def _row_of(value: Any, row: int) -> Any:
 
 
 def _key(value: Any) -> Hashable:
-    """A value as a set member: what makes two examples the same input."""
+    """A value as a set member: what makes two examples the same input. An array by a 128-bit digest of its bytes
+    (a run keeps one key per distinct input), a topic's inputs by the recipe they are made from."""
+    if isinstance(value, Remade):
+        return value.recipe
     if isinstance(value, np.ndarray):
-        return (value.dtype.str, value.shape, value.tobytes())
+        return (value.dtype.str, value.shape, _digest(value))
     if isinstance(value, tuple | list):  # a topic's inputs: a tuple of arrays (never printed to be compared)
         return (type(value).__name__, *(_key(part) for part in value))
     try:
@@ -163,3 +184,8 @@ def _key(value: Any) -> Hashable:
     except TypeError:
         return repr(value)
     return value
+
+
+def _digest(array: np.ndarray) -> bytes:
+    """128 bits of BLAKE2b over the array's bytes: two arrays that differ collide with probability 2⁻¹²⁸."""
+    return hashlib.blake2b(np.ascontiguousarray(array).data, digest_size=16).digest()
