@@ -1,5 +1,6 @@
-"""A check draws its inputs once per dtype and domain: the other implementations are called with them, each
-failure is found as before, and an implementation with a domain of its own draws inside it."""
+"""A check draws its inputs once per dtype and domain (once per domain, where its strategies never read the dtype):
+the other implementations are called with them, each failure is found as before, and an implementation with a
+domain of its own draws inside it."""
 
 from __future__ import annotations
 
@@ -58,10 +59,13 @@ class FourOnly(Keeps):
     name, d_models = "test-four-only", (4,)
 
 
-def _check(adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = False) -> Check:
+def _check(
+    adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = False, reads_dtype: bool = True
+) -> Check:
     """A check of ``value`` against each adapter (float64 and float32, torch on CPU): x kept as it is. Every draw of a
     d_model is added to ``drawn``, with whether the domain drawn in restricts d_model; ``changes_input``: the
-    property overwrites its input after comparing."""
+    property overwrites its input after comparing; ``reads_dtype``: the strategy reads the run's dtype (as
+    ``positions()`` does), so each dtype draws its own."""
     monkeypatch.setattr(runner, "offering", lambda uses: list(adapters))
     claim = Claim("test.shared-draws", "t", "s", [QUOTE], "holds")
     settings = hypothesis.settings(max_examples=30, derandomize=True, database=None)
@@ -70,6 +74,8 @@ def _check(adapters, monkeypatch, drawn: list[Drawn], *, changes_input: bool = F
     def rows(draw: st.DrawFn) -> np.ndarray:
         run = current_run()
         assert run is not None
+        if reads_dtype:
+            assert run.dtype in ("float64", "float32")
         size = draw(st.sampled_from([d for d in range(2, 7) if run.domain.takes_d_model(d)]))
         drawn.append((size, run.domain.restricts_d_model))
         return draw(arrays(np.float64, size, elements=st.floats(-1, 1)))
@@ -96,6 +102,82 @@ def test_the_cells_of_a_dtype_draw_once_and_see_the_same_examples(monkeypatch):
     first = [runs[("test-keeps", dtype)].examples for dtype in ("float64", "float32")]
     assert [runs[("test-also-keeps", dtype)].examples for dtype in ("float64", "float32")] == first
     assert len(drawn) >= sum(first) and len(drawn) < 2 * sum(first), "the second implementation drew nothing"
+
+
+def test_a_strategy_that_reads_no_dtype_draws_once_for_every_dtype(monkeypatch):
+    """Its first cell's inputs are what any dtype would draw: every other cell, of either dtype, is called with
+    them, and each sees as many examples."""
+    drawn: list[Drawn] = []
+    runs = by_cell(runner.run_check(_check([Keeps(), AlsoKeeps()], monkeypatch, drawn, reads_dtype=False)))
+    assert {run.status for run in runs.values()} == {"passed"}, runs
+    first = runs[("test-keeps", "float64")].examples
+    assert {run.examples for run in runs.values()} == {first}
+    assert first <= len(drawn) < 2 * first, "one cell drew; the float32 cells and the second implementation did not"
+
+
+def test_another_dtypes_inputs_that_the_property_rejects_are_drawn_again(monkeypatch):
+    """A property that rejects many of them in its own dtype (an ``assume`` on t.dtype) runs fewer than the run
+    that kept them: that cell draws its own, to its full count of examples, and keeps them for its dtype's later
+    cells."""
+    monkeypatch.setattr(runner, "offering", lambda uses: [Keeps(), AlsoKeeps()])
+    claim = Claim("test.rejects-in-float32", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=20, derandomize=True, database=None)
+    drawn: list[str] = []
+
+    @st.composite
+    def unit(draw: st.DrawFn) -> float:
+        drawn.append("x")
+        return draw(st.floats(-1, 1))
+
+    @claim.check(dtypes=("float64", "float32"), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(x=unit())
+    def kept(t, x):
+        hypothesis.assume(t.dtype == "float64" or x > 0)
+        value = np.array([x])
+        t.close(t.impl.adapter.value(value), value, label="value")
+
+    runs = by_cell(runner.run_check(claim.declared(Check)[0]))
+    assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
+    assert runs[("test-keeps", "float32")].examples == runs[("test-keeps", "float64")].examples == 20
+    assert runs[("test-also-keeps", "float32")].examples == 20
+    assert 40 < len(drawn) < 60, "float32's first cell drew its own; the second implementation replayed them"
+
+
+def test_a_replay_that_rejects_too_many_stops_early(monkeypatch):
+    """Past the rejections allowed, the rest of another dtype's inputs is not run: the cell draws its own."""
+    monkeypatch.setattr(runner, "offering", lambda uses: [Keeps()])
+    claim = Claim("test.stops-early", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=200, derandomize=True, database=None)
+    float32_calls: list[float] = []
+
+    @claim.check(dtypes=("float64", "float32"), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(x=st.floats(-1, 1))
+    def kept(t, x):
+        if t.dtype == "float32":
+            float32_calls.append(x)
+        hypothesis.assume(t.dtype == "float64" or x > 0)
+        value = np.array([x])
+        t.close(t.impl.adapter.value(value), value, label="value")
+
+    draws, trial_check = shared.SharedDraws(), claim.declared(Check)[0]
+    runs = by_cell(runner.run_check(trial_check))
+    assert runs[("test-keeps", "float32")].status == "passed" and runs[("test-keeps", "float32")].examples == 200
+    replay = shared.Recording(room=2**20)
+    for x in np.linspace(-1, 1, 200):
+        replay.add({"x": float(x)})
+    draws.keep("float64", Domain(), replay, examples=200, any_dtype=True)
+    run = CheckRun(trial_check.name, "cpu", "float32", implementation="test-keeps")
+    float32_calls.clear()
+    runner._attempt(
+        trial_check,
+        run,
+        BACKENDS["torch"]("float32", "cpu"),
+        Keeps(),
+        Domain(),
+        replay=draws.inputs("float32", Domain()),
+        rejections_allowed=draws.rejections_allowed("float32", Domain()),
+    )
+    assert len(float32_calls) == 3, "stopped at the third rejection (2 of 200 allowed)"
 
 
 def test_each_cell_draws_its_own_when_the_inputs_are_too_large_to_keep(monkeypatch):
@@ -159,6 +241,15 @@ def test_the_key_ignores_declared_dtypes_and_devices():
     draws.keep("float64", Domain(), recording)
     assert list(draws.inputs("float64", Domain(dtypes=("float64",), devices=("cpu",))) or []) == [{"x": 1}]
     assert draws.inputs("float32", Domain()) is None and draws.inputs("float64", Domain(d_models=(4,))) is None
+    draws.keep("float64", Domain(d_models=(4,)), recording, examples=3, any_dtype=True)
+    assert list(draws.inputs("bfloat16", Domain(d_models=(4,))) or []) == [{"x": 1}]
+    assert draws.least_examples("bfloat16", Domain(d_models=(4,))) == 3, "every one of another dtype's 3 inputs"
+    assert draws.least_examples("float64", Domain()) == 1
+    draws.keep("float64", Domain(d_models=(6,)), recording, examples=10_000, any_dtype=True)
+    assert draws.least_examples("float16", Domain(d_models=(6,))) == 9_900, "1 % of them may be rejected"
+    assert draws.rejections_allowed("float16", Domain(d_models=(6,))) == 100
+    assert draws.rejections_allowed("float64", Domain()) is None
+    assert draws.recording("float16", Domain(d_models=(4,))) is None, "kept for every dtype"
 
 
 def test_a_property_that_draws_inside_itself_is_never_replayed(monkeypatch):
@@ -240,3 +331,24 @@ def test_a_replayed_assume_is_no_deprecation(monkeypatch):
     assert not [warning for warning in shown if issubclass(warning.category, HypothesisDeprecationWarning)]
     assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
     assert runs[("test-also-keeps", "float64")].examples == runs[("test-keeps", "float64")].examples > 0
+
+
+def test_a_random_drawn_from_hypothesis_is_never_kept():
+    """``st.randoms()`` draws from its test case as the property calls it: a copy keeps that test case and answers
+    only the calls made on the original, so a run that draws one keeps nothing and each later cell draws its own.
+    A seed drawn as an integer (what multihead.permutation-equivariance draws) is kept."""
+    drawn: list[object] = []
+
+    @hypothesis.settings(max_examples=1, database=None)
+    @hypothesis.given(order=st.randoms(use_true_random=False))
+    def collect(order):
+        order.random()
+        drawn.append(order)
+
+    collect()
+    recording = shared.Recording(room=1024)
+    recording.add({"order": drawn[0]})
+    assert recording.full and not recording.inputs
+    seeded = shared.Recording(room=1024)
+    seeded.add({"order": 12345})
+    assert not seeded.full and seeded.inputs == [{"order": 12345}]

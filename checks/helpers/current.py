@@ -11,18 +11,27 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from checks.numerics.domain import Domain
 
 
-@dataclass(frozen=True)
 class CurrentRun:
-    dtype: str
-    domain: Domain = field(default_factory=Domain)
-    """What the implementation under test takes (positions, d_model): strategies draw inside it."""
-    batch: int = 1
-    """Examples per test case in a batched check (checks.helpers.strategies.position_batches); 1 elsewhere."""
+    """The run in progress: its dtype, the implementation's domain and the batch, as strategies see them."""
+
+    def __init__(self, dtype: str, domain: Domain | None = None, batch: int = 1) -> None:
+        self._dtype = dtype
+        self.domain = domain if domain is not None else Domain()
+        """What the implementation under test takes (positions, d_model): strategies draw inside it."""
+        self.batch = batch
+        """Examples per test case in a batched check (checks.helpers.strategies.position_batches); 1 elsewhere."""
+        self.dtype_read = False
+        """Whether anything read the dtype during the run: inputs drawn without reading it are any dtype's
+        (checks.evidence.check.shared)."""
+
+    @property
+    def dtype(self) -> str:
+        self.dtype_read = True
+        return self._dtype
 
     @property
     def max_position(self) -> int | None:

@@ -125,6 +125,8 @@ class Attempt:
     failure: BaseException | None = None
     failing_input: dict[str, str] | None = None
     unsatisfiable: str = ""
+    read_dtype: bool = True
+    """Whether the run read its dtype from checks.helpers.current (False: it drew what any dtype would)."""
     passed: set[int] = field(default_factory=set)
     """The d_model of every call in a test case that passed."""
 
@@ -179,33 +181,51 @@ def _execute(
 def _first_attempt(
     check: CheckSpec, run: CheckRun, xp: Backend, adapter: Any, domain: Domain, shared: SharedDraws
 ) -> Attempt:
-    """The cell's run on the inputs an earlier cell of its dtype and domain drew (checks.evidence.check.shared), or
-    on its own draws, kept for the later cells when the run holds.
+    """The cell's run on the inputs an earlier cell of its dtype and domain drew (or of any dtype, where that cell's
+    strategies did not read it: checks.evidence.check.shared), or on its own draws, kept for the later cells when
+    the run holds.
 
-    On the inputs kept, a run that holds is the cell's answer. A failure goes to Hypothesis, which draws afresh and
-    finds, shrinks and replays the failure as in a cell of its own (an output that depends on earlier calls is
-    told as such); when its run finds nothing, the failure on the kept input stands. A run that cannot be answered
-    from the inputs kept (each one rejected, or Hypothesis needed inside the property: ``note``, ``target``) draws
-    its own."""
+    On the inputs kept, a run that holds is the cell's answer (on inputs drawn for any dtype, one that rejected at
+    most 1 % of them: shared.REJECTED_SHARE).
+    A failure goes to Hypothesis, which draws afresh and finds, shrinks and replays the failure as in a cell of its
+    own (an output that depends on earlier calls is told as such); when its run finds nothing, the failure on the
+    kept input stands. A run that cannot be answered from the inputs kept (each one rejected, or Hypothesis needed
+    inside the property: ``note``, ``target``) draws its own."""
     inputs = shared.inputs(run.dtype, domain)
     if inputs is None:
-        recording = shared.recording(run.dtype, domain)
-        attempt = _attempt(check, run, xp, adapter, domain, record=recording)
-        if recording is not None and attempt.failure is None and not attempt.unsatisfiable:
-            shared.keep(run.dtype, domain, recording)
-        return attempt
-    replayed = _attempt(check, run, xp, adapter, domain, replay=inputs)
-    if replayed.failure is None and run.examples:
+        return _drawn(check, run, xp, adapter, domain, shared)
+    allowed = shared.rejections_allowed(run.dtype, domain)
+    replayed = _attempt(check, run, xp, adapter, domain, replay=inputs, rejections_allowed=allowed)
+    if replayed.failure is None and run.examples >= shared.least_examples(run.dtype, domain):
         return replayed
     if replayed.failure is None or isinstance(replayed.failure, HypothesisException):
         _reset(run)
-        return _attempt(check, run, xp, adapter, domain)
+        return _drawn(check, run, xp, adapter, domain, shared, own_dtype=True)
     scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=run.reference)
     drawn = _attempt(check, scratch, xp, adapter, domain)
     if drawn.failure is None:
         return replayed
     _reset(run, scratch)
     return drawn
+
+
+def _drawn(
+    check: CheckSpec,
+    run: CheckRun,
+    xp: Backend,
+    adapter: Any,
+    domain: Domain,
+    shared: SharedDraws,
+    own_dtype: bool = False,
+) -> Attempt:
+    """The cell's run on its own draws, kept for the later cells if it held: for any dtype where its strategies did
+    not read the dtype, unless ``own_dtype`` (it rejected too many of the inputs kept for any dtype)."""
+    recording = shared.recording(run.dtype, domain, own_dtype)
+    attempt = _attempt(check, run, xp, adapter, domain, record=recording)
+    if recording is not None and attempt.failure is None and not attempt.unsatisfiable:
+        any_dtype = not own_dtype and not attempt.read_dtype
+        shared.keep(run.dtype, domain, recording, examples=run.examples, any_dtype=any_dtype)
+    return attempt
 
 
 def _reset(run: CheckRun, like: CheckRun | None = None) -> None:
@@ -224,10 +244,12 @@ def _attempt(
     shrink: bool = True,
     record: Recording | None = None,
     replay: Iterable[Inputs] | None = None,
+    rejections_allowed: int | None = None,
 ) -> Attempt:
     """Run the check's property once against ``adapter`` restricted to ``domain`` (without shrinking a failure,
     when only whether it fails matters): under Hypothesis, each input it draws added to ``record``; or, given
-    ``replay``, on those inputs in order, without Hypothesis."""
+    ``replay``, on those inputs in order, without Hypothesis, stopped once the property has rejected more than
+    ``rejections_allowed`` of them (None: no limit)."""
     inner, kept = check.test, check.settings or settings.default
     planned = kept.max_examples + len(inputs.examples) if (inputs := inputs_of(check.test)) else kept.max_examples
     trial = Trial(run, xp, adapter, domain, Plan(check.false_alarm, planned))
@@ -245,10 +267,12 @@ def _attempt(
         called = len(trial.impl.d_models_seen)
         try:
             result = inner(*args, **kwargs)
+        except UnsatisfiedAssumption:
+            trial.rejected()
+            raise
         except Exception as error:
-            if not isinstance(error, UnsatisfiedAssumption):
-                with contextlib.suppress(AttributeError):
-                    error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
+            with contextlib.suppress(AttributeError):
+                error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
             raise
         attempt.passed.update(trial.impl.d_models_seen[called:])
         return result
@@ -258,9 +282,9 @@ def _attempt(
         return settings(kept, phases=phases, max_examples=cases)(hypothesis_test(check, recording))
 
     try:
-        with running(CurrentRun(run.dtype, domain, batch)):
+        with running(current := CurrentRun(run.dtype, domain, batch)):
             if replay is not None:
-                _call_each(recording, trial, replay)
+                _call_each(recording, trial, replay, rejections_allowed)
             else:
                 property_of(math.ceil(kept.max_examples / batch))(trial)
             for _ in range(TOP_UP_ROUNDS if batch > 1 and replay is None else 0):
@@ -275,6 +299,7 @@ def _attempt(
                     break  # every input the strategies can draw was drawn (bfloat16's 9 positions × d_model)
         if check.batched and not trial.rows.batched and run.examples:
             raise BatchShapeError(f"{check.name} is declared batched=True but its examples hold no Batch")
+        attempt.read_dtype = current.dtype_read
     except Unsatisfiable:
         attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe()})"
     except Exception as failure:
@@ -283,15 +308,20 @@ def _attempt(
     return attempt
 
 
-def _call_each(recording: Callable[..., Any], trial: Trial, replay: Iterable[Inputs]) -> None:
+def _call_each(
+    recording: Callable[..., Any], trial: Trial, replay: Iterable[Inputs], rejections_allowed: int | None = None
+) -> None:
     """The property on each input of ``replay`` in turn, as Hypothesis would call it (an input an ``assume``
-    rejects is passed over); the first failure ends the run. This is a property-based test, run on inputs Hypothesis
-    drew for another cell: Hypothesis's warning that ``assume`` is used outside one is not shown."""
+    rejects is passed over); the first failure ends the run, and so do more than ``rejections_allowed`` rejected
+    inputs (the cell will draw its own). This is a property-based test, run on inputs Hypothesis drew for another
+    cell: Hypothesis's warning that ``assume`` is used outside one is not shown."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", OUTSIDE_A_TEST, HypothesisDeprecationWarning)
         for inputs in replay:
             with contextlib.suppress(UnsatisfiedAssumption):
                 recording(trial, **inputs)
+            if rejections_allowed is not None and trial.rows.rejections > rejections_allowed:
+                return
 
 
 OUTSIDE_A_TEST = r"Using `(assume|reject)` outside a property-based test"
