@@ -27,7 +27,7 @@ from checks.helpers.attention import (
     single_threaded,
     tanh,
 )
-from checks.helpers.strategies import as_batch, sentences
+from checks.helpers.strategies import LONG_SEQUENCE, as_batch, sentence_batches, sentences
 from checks.implementations.registry import by_name
 from checks.numerics.backends import NumpyBackend, TorchBackend
 from checks.numerics.tolerances import UNIT_ROUNDOFF
@@ -126,6 +126,22 @@ def test_sentence_is_reproducible_and_reorders_rows():
 @given(sentence=sentences(distinct=True, moved=True))
 def test_moved_sentences_move(sentence):
     assert sentence.moves and len(set(sentence.words)) == sentence.n
+
+
+def test_varied_batches_draw_the_long_sentence_as_one_length_among_the_short_ones():
+    """The long sentence is drawn, but about as often as each short length: a choice between "short" and "long"
+    drew it in 56 % of the batches, 95 % of a per-query loop's steps."""
+    lengths: list[int] = []
+
+    @settings(max_examples=400, deadline=None, database=None, derandomize=True)
+    @given(batch=sentence_batches(varied=True))
+    def draw(batch):
+        lengths.append(batch[0].n)
+
+    draw()
+    long_share = lengths.count(LONG_SEQUENCE) / len(lengths)
+    assert 0 < long_share < 0.25, f"{long_share:.0%} of the batches are {LONG_SEQUENCE} words long"
+    assert set(range(1, 9)) <= set(lengths)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
