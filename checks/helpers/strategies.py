@@ -293,10 +293,8 @@ def sentence_batches(
     reordering and seed (distinct seeds: distinct sentences). A property over attention takes them one by one
     (``t.each``); the batch spares Hypothesis's cost per test case, not the property's.
 
-    ``varied``: d_k and d_v drawn apart from d (within ``dims``), a long sentence (LONG_SEQUENCE words, as likely
-    as each short length: about 1 batch in 9 with the defaults, where a choice between "short" and "long" made it 1 in 2
-    and 95 % of a per-query loop's steps) and sharp scores (SHARP) among the draws, for a property that holds at any
-    shape and scale."""
+    ``varied``: d_k and d_v drawn apart from d (within ``dims``), a long sentence (LONG_SEQUENCE) and sharp scores
+    (SHARP) among the draws, for a property that holds at any shape and scale."""
     from checks.helpers.attention import Sentence
 
     shortest = 2 if moved else 1
