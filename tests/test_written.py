@@ -158,3 +158,61 @@ def test_the_catalogs_corrections_pass_their_own_checks_and_a_wrong_one_does_not
     word_order("A", 'A: "dog bites man" (개가 사람을 물었다) B: "man bites dog" (사람이 개를 물었다)')
     with pytest.raises(AssertionError, match="still keeps the roles"):
         word_order("A", 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"')
+
+
+PAPER_PROSE = (
+    "We compute the dot products of the query with all keys, divide each by √d_k, and apply a softmax.\n\n"
+    "MultiHead(Q, K, V) = Concat(head_1, ..., head_h)W^O where head_i = Attention(QW_i^Q, KW_i^K, VW_i^V)\n\n"
+    "In this work we employ h = 8 parallel attention layers. For each we use d_k = d_v = d_model/h = 64.\n"
+    "q · k = Σ_{i=1}^{d_k} q_i k_i has mean 0 and variance d_k. It costs $5 and $10. Even with k = n, however.\n"
+)
+
+
+@pytest.mark.parametrize("document", ["paper.md", "paper.txt"])
+def test_plain_text_math_in_prose_that_the_grammar_cannot_read_is_no_problem_of_the_document(document):
+    formulas = review_text(document, PAPER_PROSE)
+    assert not [f for f in formulas if f.problems], [(f.span, f.problems) for f in formulas if f.problems]
+    statuses = {f.span: f.status for f in formulas}
+    assert statuses["h = 8"] == "defines h", "prose words around an equation are not part of it"
+    assert "not an identity" in statuses["d_k = d_v = d_model/h = 64"], "an equation in the paper's values"
+    assert any(s.startswith("not read by the grammar") for s in statuses.values())
+
+
+def test_markdown_math_is_found_by_its_delimiters_outside_code():
+    text = (
+        "Scores are $q^\\top k$ and\n\n$$\n\\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V\n$$\n\n"
+        "and \\(x^2\\) inline; `$x = ` is code.\n\n```python\ny = x  # $not math$\n```\n"
+    )
+    formulas = review_text("post.md", text)
+    assert [(f.line, f.span.split("\n")[0]) for f in formulas] == [(1, "$q^\\top k$"), (3, "$$"), (7, "\\(x^2\\)")]
+    assert not [f for f in formulas if f.problems]
+
+
+def test_latex_environments_and_comments():
+    text = (
+        "% a comment with $broken{ math$\n"
+        "\\begin{equation}\n\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sigma} + \\beta\n\\end{equation}\n"
+        "where $\\mu = \\frac{1}{H}\\sum_{i=1}^{H} a_i$ and \\[ \\sigma = \\sqrt{\\frac{1}{H}} \\]\n"
+    )
+    formulas = review_text("paper.tex", text)
+    assert [f.line for f in formulas] == [2, 5, 5]
+    assert not [f for f in formulas if f.problems]
+
+
+@pytest.mark.parametrize(
+    ("latex", "said"),
+    [
+        ("\\frac{a}{b", "1 opening brace { never closed"),
+        ("a}", "a closing brace } with no opening one"),
+        ("\\left( x", "\\left against 0 \\right"),
+        ("\\begin{pmatrix} a \\end{bmatrix}", "\\end{bmatrix} does not close"),
+    ],
+)
+def test_delimited_math_that_no_renderer_can_set_is_a_problem(latex, said):
+    (formula,) = review_text("post.md", f"The value ${latex}$ here.\n")
+    assert formula.problems[0].kind == "does not render" and said in formula.problems[0].detail
+
+
+def test_a_formula_copied_from_a_rendered_page_is_reported_even_though_the_grammar_cannot_read_it():
+    (formula,) = at(LESSON_001, 58)
+    assert "copied from a rendered formula, its letters spaced out (p o s, s i n)" in formula.problems[0].detail

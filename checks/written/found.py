@@ -1,14 +1,30 @@
-"""The formulas of a document as its reader sees them: LaTeX between ``$…$`` / ``$$…$$`` and plain-text equations
-in prose (code lines left out), each with where it stands; and what a reader meets when one does not render."""
+"""The formulas of a document as its reader sees them, each with where it stands; and what a reader meets when one
+does not render.
+
+A plain-text document (the lessons, ``.txt``) is read line by line: LaTeX between ``$…$`` / ``$$…$$`` and plain-text
+equations in prose (code lines left out). Markdown and LaTeX are read in their markup: delimited math (``$…$``,
+``$$…$$``, ``\\(…\\)``, ``\\[…\\]``, a math environment) outside code, comments and front matter, and in Markdown
+the plain-text equations of prose too.
+
+A problem is said only where it is certain: delimited math that no renderer can set (unbalanced braces, an unmatched
+``\\left``, ``\\begin`` or ``$``), a known loss (a backslash eaten by a string escape, a formula copied from a rendered
+page with its letters spaced out, LaTeX typed outside math), words set as math letters. Math that the grammar merely
+cannot read (plain-text or Unicode math in prose, LaTeX beyond the grammar) is no problem of the document: it is
+logged and left alone.
+"""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from checks.coverage import ClassificationError, classification_path, read_entries
+from checks.markup import FORMATS, layout
 from checks.written.parse import FormulaError, Parsed, parse
+
+LOG = logging.getLogger(__name__)
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$")
 ESCAPES = {
@@ -34,6 +50,25 @@ PLAIN_LEFT = re.compile(rf"[{PLAIN_FORMULA_CHARS}]*$")
 PLAIN_RIGHT = re.compile(rf"[{PLAIN_FORMULA_CHARS}=]*")
 PYTHON = re.compile(r"\b(?:np|torch|plt|nn|math|self)\.|\*\*|^\s*(?:def|class|import|from|for|if|return|print)\b|\[:")
 BARE_FUNCTIONS = re.compile(r"(?<![\\A-Za-z])(sin|cos|tan|exp|log)(?=\s*\()")
+MATH_ENVIRONMENTS = "equation|align|alignat|flalign|gather|multline|eqnarray|displaymath|math"
+DELIMITED = re.compile(
+    r"\$\$(?P<display>.+?)\$\$"
+    r"|\\\[(?P<bracket>.+?)\\\]"
+    r"|\\\((?P<paren>.+?)\\\)"
+    rf"|\\begin\{{(?P<environment>(?:{MATH_ENVIRONMENTS})\*?)\}}(?P<body>.+?)\\end\{{(?P=environment)\}}"
+    r"|(?<![\\$])\$(?![\s$])(?P<inline>(?:[^$\n\\]|\\.|\n(?![ \t]*\n))*?(?:\\.|[^\s\\$]))\$(?!\d)",
+    re.DOTALL,
+)
+"""Delimited math in Markdown and LaTeX: display ``$$…$$``, ``\\[…\\]``, inline ``\\(…\\)``, a math environment, and
+inline ``$…$`` as pandoc reads it (no space inside either ``$``, no digit after the closing one: '$5 and $10' is
+prose)."""
+COPIED = re.compile(r"(?<![A-Za-z_^])[A-Za-z](?: [A-Za-z]){2,}(?![A-Za-z_])")
+"""Three or more single letters spaced out ('p o s', 's i n'), no subscript among them: a formula copied from a
+rendered page, whose letters came apart (the known loss a plain-text formula is reported for)."""
+INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
+LATEX_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+HIDDEN = ("code", "front-matter", "markup")
+"""The blocks of a marked-up document that hold no formula a reader sees as math."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +123,16 @@ def code_lines(document: str) -> frozenset[str]:
 
 
 def found(document: str, text: str, code: frozenset[str]) -> Iterator[Formula]:
-    """Every formula of ``text``, line by line: the LaTeX spans of a line with ``$``, else its plain equations."""
+    """Every formula of ``text``: in a Markdown or LaTeX document from its markup, else line by line."""
+    suffix = document[document.rfind(".") :].lower() if "." in document else ""
+    if suffix in FORMATS and suffix != ".txt":
+        yield from _marked_up(document, text, suffix)
+    else:
+        yield from _plain_text(document, text, code)
+
+
+def _plain_text(document: str, text: str, code: frozenset[str]) -> Iterator[Formula]:
+    """A plain-text document's formulas, line by line: the LaTeX spans of a line with ``$``, else its equations."""
     for number, line in enumerate(text.splitlines(), 1):
         if "$" in line:
             for match in MATH.finditer(line):
@@ -105,25 +149,96 @@ def found(document: str, text: str, code: frozenset[str]) -> Iterator[Formula]:
             continue
         if line.strip() in code or line.startswith("    ") or PYTHON.search(line):
             continue
-        for cell in re.split(r"\t|`[^`]*`| · ", line):
-            for left, right in _plain_formulas(cell):
-                written = re.search(rf"{re.escape(left)}\s*=\s*{re.escape(right)}", line)
-                span = written.group(0) if written else f"{left} = {right}"
-                yield Formula(document, number, span, False, span, line[: written.start()] if written else "")
+        yield from _plain_formulas_of_line(document, number, line)
+
+
+def _plain_formulas_of_line(document: str, number: int, line: str) -> Iterator[Formula]:
+    for cell in re.split(r"\t|`[^`]*`| · ", line):
+        for left, right in _plain_formulas(cell):
+            written = re.search(rf"{re.escape(left)}\s*=\s*{re.escape(right)}", line)
+            span = written.group(0) if written else f"{left} = {right}"
+            yield Formula(document, number, span, False, span, line[: written.start()] if written else "")
+
+
+def _marked_up(document: str, text: str, suffix: str) -> Iterator[Formula]:
+    """A Markdown or LaTeX document's delimited math, outside code, comments and front matter; in Markdown also the
+    plain-text equations of its prose."""
+    try:
+        blocks = layout(document, text).blocks
+    except ValueError as error:  # markup a parser cannot read: no formula is said to be wrong for it
+        LOG.info("%s", error)
+        return
+    visible = _blanked(text, [(b.start, b.end) for b in blocks if b.kind in HIDDEN])
+    hidden = INLINE_CODE if suffix == ".md" else LATEX_COMMENT
+    visible = _blanked(visible, [m.span() for m in hidden.finditer(visible)])
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    for match in DELIMITED.finditer(visible):
+        inner = next(name for name in ("display", "bracket", "paren", "body", "inline") if match.group(name))
+        line = text.count("\n", 0, match.start()) + 1
+        yield Formula(
+            document,
+            line,
+            text[match.start(inner) : match.end(inner)],
+            True,
+            text[match.start() : match.end()],
+            text[starts[line - 1] : match.start()],
+        )
+    if suffix != ".md":
+        return
+    prose = _blanked(visible, [m.span() for m in DELIMITED.finditer(visible)])
+    for number, line in enumerate(prose.split("\n"), 1):
+        if line.strip() and not line.startswith("    ") and not PYTHON.search(line):
+            yield from _plain_formulas_of_line(document, number, line)
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span's characters but line ends replaced by spaces (offsets and lines kept)."""
+    characters = list(text)
+    for start, end in spans:
+        for at in range(start, end):
+            if characters[at] != "\n":
+                characters[at] = " "
+    return "".join(characters)
 
 
 def _plain_formulas(cell: str) -> list[tuple[str, str]]:
-    """The ``left = right (= …)`` spans of a line of prose, made of formula characters only."""
+    """The ``left = right (= …)`` spans of a line of prose, made of formula characters only and cut where prose
+    words run on ('we use d_k = 64 heads in all' is ``d_k = 64``)."""
     found, covered = [], -1
     for equals in re.finditer(r"(?<![=<>!])=(?!=)", cell):
         if equals.start() < covered:
             continue
-        left = _balanced(PLAIN_LEFT.search(cell[: equals.start()]).group(0), from_end=True)
-        right = _balanced(PLAIN_RIGHT.match(cell, equals.end()).group(0).rstrip(" ."), from_end=False)
+        left = PLAIN_LEFT.search(cell[: equals.start()]).group(0)
+        if left.count("{") > left.count("}"):  # the = of a subscript, Σ_{i=1}
+            continue
+        left = _balanced(_after_prose(left), from_end=True)
+        right = _before_prose(PLAIN_RIGHT.match(cell, equals.end()).group(0))
+        right = _balanced(right.rstrip(" ."), from_end=False)
         covered = equals.end() + len(right) + 1
         if re.search(r"[A-Za-z0-9]", left) and re.search(r"[A-Za-z0-9]", right):
             found.append((left, right))
     return found
+
+
+PROSE_WORD = re.compile(r"[A-Za-z]{2,}[,.;:]?")
+
+
+def _after_prose(left: str) -> str:
+    """The end of ``left`` after its last run of two prose words ('we use d_k' → 'd_k')."""
+    words = left.split(" ")
+    for at in range(len(words) - 1, 0, -1):
+        if PROSE_WORD.fullmatch(words[at]) and PROSE_WORD.fullmatch(words[at - 1]):
+            return " ".join(words[at + 1 :])
+    return left
+
+
+def _before_prose(right: str) -> str:
+    """The start of ``right`` before its first run of two prose words ('8 parallel attention layers' → '8')."""
+    words = right.split(" ")
+    for at in range(len(words) - 1):
+        if PROSE_WORD.fullmatch(words[at]) and PROSE_WORD.fullmatch(words[at + 1]):
+            return " ".join(words[:at])
+    return right
 
 
 def _balanced(side: str, from_end: bool) -> str:
@@ -167,6 +282,8 @@ def read(formula: Formula) -> None:
                 ", ".join(dict.fromkeys(bare)) + " without a backslash is set as italic letters"
                 " (\\sin, \\cos set them upright)"
             )
+        if failure := unrenderable(source):
+            formula.problems.append(Problem("does not render", failure))
     elif commands := re.findall(r"\\[A-Za-z]+", source):
         formula.problems.append(
             Problem("does not render", "LaTeX outside $…$ is shown as typed: " + ", ".join(dict.fromkeys(commands)))
@@ -174,7 +291,37 @@ def read(formula: Formula) -> None:
     try:
         formula.parsed = parse(source, latex=formula.latex)
     except FormulaError as error:
-        formula.problems.insert(0, Problem("does not parse", str(error)))
+        if formula.latex or not COPIED.search(source):  # the grammar's limit, not the document's fault
+            formula.status = f"not read by the grammar ({error})"
+            LOG.info("%s, line %d: %s not read by the grammar: %s", formula.document, formula.line, source, error)
+            return
+        spaced = ", ".join(dict.fromkeys(m.group(0) for m in COPIED.finditer(source)))
+        formula.problems.insert(
+            0, Problem("does not parse", f"copied from a rendered formula, its letters spaced out ({spaced}): {error}")
+        )
+
+
+def unrenderable(latex: str) -> str:
+    """Why no LaTeX renderer can set ``latex`` (braces, ``\\left``/``\\right`` or environments that do not pair up);
+    empty when it is well formed as far as that goes."""
+    bare = re.sub(r"\\\\|\\[{}$%&#_]", "", latex)
+    depth = 0
+    for character in bare:
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if depth < 0:
+            return "a closing brace } with no opening one"
+    if depth:
+        return f"{depth} opening brace{'s' if depth > 1 else ''} {{ never closed"
+    lefts, rights = len(re.findall(r"\\left(?![A-Za-z])", bare)), len(re.findall(r"\\right(?![A-Za-z])", bare))
+    if lefts != rights:
+        return f"{lefts} \\left against {rights} \\right: each \\left needs its \\right"
+    opened: list[str] = []
+    for kind, name in re.findall(r"\\(begin|end)\{([^{}]*)\}", bare):
+        if kind == "begin":
+            opened.append(name)
+        elif not opened or opened.pop() != name:
+            return f"\\end{{{name}}} does not close the environment opened before it"
+    return f"\\begin{{{opened[-1]}}} is never ended" if opened else ""
 
 
 def command(word: str) -> str:

@@ -231,6 +231,9 @@ def _identity(formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr, symbols: dict[
         return f"parsed (not decided: {', '.join(undefined)} applied to arguments no definition covers)"
     if _zero(difference):
         return "holds (SymPy simplifies left − right to 0)"
+    if (lhs.free_symbols or rhs.free_symbols) and lhs.free_symbols != rhs.free_symbols:
+        # 'd_model/h = 64': an equation that holds for the document's values, not an identity in its symbols
+        return "parsed (an equation in " + ", ".join(sorted(map(str, difference.free_symbols))) + ", not an identity)"
     witness = _witness(difference)
     if witness:
         formula.problems.append(Problem("false as written", f"{_shown(lhs)} ≠ {_shown(rhs)} at {witness}"))
