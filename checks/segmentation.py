@@ -1,5 +1,6 @@
 """A document's sentences: each line (or paragraph, checks.markup) cut into sentences by nupunkt in English (and after
-a single capital letter before a word that starts sentences: "matrix Q. The keys"), pysbd
+a single capital letter before a word that starts sentences: "matrix Q. The keys"; after a single small letter before
+a capitalised word: "a factor of k. Separable"), pysbd
 in the other languages it knows, or, for a document in Korean, after '.', '!' or '?' when a space follows and no
 digit precedes (docs/segmentation.md compares them on real sentences).
 
@@ -61,6 +62,10 @@ INITIAL_ENDS = re.compile(rf"(?<![A-Za-z.])[A-Z]\.\s+(?=(?:{'|'.join(SENTENCE_ST
 """A single capital letter and a period before a word that starts sentences: "a matrix Q. The keys" ends a sentence
 at "Q." (nupunkt takes "Q." for an initial, as in "J. Smith", whose next word is a name). Measured on the corpus of
 docs/segmentation.md before it was adopted: 230 of 231 English sentences right, against nupunkt's 227 alone."""
+SYMBOL_ENDS = re.compile(r"(?<![A-Za-z.\\])[a-z]\.\s+(?=[A-Z])")
+"""A single small letter and a period before a capitalised word: "by a factor of k. Separable convolutions" ends a
+sentence at "k." (a symbol, never an initial; "e.g." and "i.e." have a letter or period before their last letter).
+nupunkt keeps such sentences whole."""
 KOREAN_SENTENCE = re.compile(r"[^\n]+?(?:(?<![0-9])[.!?](?= )|$)", re.MULTILINE)
 """The rule the three lesson documents' classification files were written against ("1. item" stays whole)."""
 
@@ -114,12 +119,17 @@ def _split(line: str, language: str) -> list[tuple[int, str]]:
 
 
 def _at_initials(text: str, spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """``spans`` cut again after each single capital letter and period that ends a sentence (INITIAL_ENDS)."""
+    """``spans`` cut again after each single letter and period that ends a sentence (INITIAL_ENDS, SYMBOL_ENDS)."""
     for start, end in spans:
-        for found in INITIAL_ENDS.finditer(text, start, end):
+        ends = sorted([*INITIAL_ENDS.finditer(text, start, end), *SYMBOL_ENDS.finditer(text, start, end)], key=_start)
+        for found in ends:
             yield start, found.start() + 2
             start = found.end()
         yield start, end
+
+
+def _start(found: re.Match[str]) -> int:
+    return found.start()
 
 
 @cache

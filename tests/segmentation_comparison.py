@@ -81,11 +81,11 @@ def _lined(text: str, breaks: tuple[int, ...]) -> str:
     return "".join(chars)
 
 
-def _pysbd_per_line() -> Split:
+def _adopted_per_line() -> Split:
     return lambda text, breaks: segmentation.sentence_spans(_lined(text, breaks), "en")
 
 
-def _pysbd_per_paragraph() -> Split:
+def _adopted_per_paragraph() -> Split:
     return lambda text, breaks: segmentation.paragraph_spans(text, 0, len(text), "en")
 
 
@@ -139,10 +139,16 @@ def _kss() -> Split:
 
 CANDIDATES = [
     Candidate(
-        "pysbd 0.3.4, per line (checks.segmentation on a plain-text document)", "en", ("pysbd",), _pysbd_per_line
+        "checks.segmentation, per line (nupunkt and the letter rules; a plain-text document)",
+        "en",
+        ("nupunkt",),
+        _adopted_per_line,
     ),
     Candidate(
-        "pysbd 0.3.4, per paragraph (checks.segmentation.paragraph_spans)", "en", ("pysbd",), _pysbd_per_paragraph
+        "checks.segmentation, per paragraph (paragraph_spans: Markdown, LaTeX)",
+        "en",
+        ("nupunkt",),
+        _adopted_per_paragraph,
     ),
     Candidate("sentencex", "en", ("sentencex",), _sentencex("en")),
     Candidate("syntok", "en", ("syntok",), _syntok),

@@ -4,7 +4,7 @@ Each passage is (source, text, sentences): ``sentences`` are exact substrings of
 cover its non-space text: the split a careful reader makes. Nothing here is invented; where a cut is in doubt, a
 comment above the passage says so and which way it was cut.
 
-English (231 sentences): paper prose.
+English (242 sentences): paper prose.
 
 - "Attention Is All You Need" as the annotated Transformer quotes it (harvardnlp/annotated-transformer,
   ``the_annotated_transformer.py``, the notebook's Markdown cells: each line's leading "# " removed and a paragraph's
@@ -18,6 +18,9 @@ English (231 sentences): paper prose.
   line-end hyphen ("com- munication"), a ligature ("signiﬁcantly"), a footnote mark run into a word ("heads2.").
 - The §3.2.1 paragraph in the PDF's plain text, as issue 45 quotes it ("matrix Q. The keys"), and the sentences the
   claims cite (claims/*.py) that are not already in a passage.
+- Issue 61's case, a one-letter symbol before a period and a capitalised word ("by a factor of k. Separable
+  convolutions [6]", §4 of the paper as a text copy writes it), and four more found in public text on GitHub
+  (papers' Markdown conversions and tutorial pages: "sequence length n. The longer …", "length n. We use …").
 
 Korean (381 sentences): every line of the three lessons (sources/*.txt) that is not code (lesson 000's two code
 blocks) nor a table row (a tab-separated row, the binary-counting table), stripped; each occurs verbatim in its
@@ -1235,6 +1238,63 @@ ENGLISH: list[Passage] = [
             "We chose this function because we hypothesized it would allow the model to easily learn to attend by "
             "relative positions, since for any fixed offset k, PE_{pos+k} can be represented as a linear function of "
             "PE_{pos}.",
+        ),
+    ),
+    # issue 61: a one-letter symbol, its period and a capitalised word end a sentence (nupunkt alone keeps each whole)
+    Passage(
+        "Attention Is All You Need §4 Why Self-Attention, as a text copy of the paper writes it",
+        "Convolutional layers are generally more expensive than recurrent layers, by a factor of k. Separable "
+        "convolutions [6], however, decrease the complexity considerably, to O(k · n · d + n · d2). Even with k = n, "
+        "however, the complexity of a separable convolution is equal to the combination of a self-attention layer and "
+        "a point-wise feed-forward layer, the approach we take in our model.",
+        (
+            "Convolutional layers are generally more expensive than recurrent layers, by a factor of k.",
+            "Separable convolutions [6], however, decrease the complexity considerably, to O(k · n · d + n · d2).",
+            "Even with k = n, however, the complexity of a separable convolution is equal to the combination of a "
+            "self-attention layer and a point-wise feed-forward layer, the approach we take in our model.",
+        ),
+    ),
+    Passage(
+        "a time-series paper's Markdown conversion on GitHub (Liquid Mixers), §Embedder",
+        "To accommodate variable-length sequences, we define a canonical sequence length n. The longer sequences are "
+        "partitioned into non-overlapping sub-sequences of length n, while shorter sequences are extended to length n "
+        "via a zero-padding scheme.",
+        (
+            "To accommodate variable-length sequences, we define a canonical sequence length n.",
+            "The longer sequences are partitioned into non-overlapping sub-sequences of length n, while shorter "
+            "sequences are extended to length n via a zero-padding scheme.",
+        ),
+    ),
+    Passage(
+        "a planning paper's Markdown conversion on GitHub, its model section",
+        "Embeddings of initial literals are dropped uniformly at random when the length of the sequence exceeds the "
+        "max sequence length n. We use multi-headed attention to enable each position in the sequence to attend to "
+        "others, except for within the plan tokens.",
+        (
+            "Embeddings of initial literals are dropped uniformly at random when the length of the sequence exceeds "
+            "the max sequence length n.",
+            "We use multi-headed attention to enable each position in the sequence to attend to others, except for "
+            "within the plan tokens.",
+        ),
+    ),
+    Passage(
+        "a fine-tuning guide's note on Flash Attention (a web page's source on GitHub)",
+        "Flash Attention 2 reduces activation memory from O(n^2) to O(n) for sequence length n. For context lengths "
+        "of 2048+, this can save several GB of VRAM.",
+        (
+            "Flash Attention 2 reduces activation memory from O(n^2) to O(n) for sequence length n.",
+            "For context lengths of 2048+, this can save several GB of VRAM.",
+        ),
+    ),
+    Passage(
+        "a tutorial page's section on memory-efficient attention (its source on GitHub)",
+        "Standard attention mechanisms have O(n²) memory complexity for sequence length n. Memory-efficient "
+        "implementations like Flash Attention reorganize computations to reduce memory usage while maintaining "
+        "mathematical equivalence.",
+        (
+            "Standard attention mechanisms have O(n²) memory complexity for sequence length n.",
+            "Memory-efficient implementations like Flash Attention reorganize computations to reduce memory usage "
+            "while maintaining mathematical equivalence.",
         ),
     ),
 ]

@@ -86,3 +86,12 @@ def test_every_prose_line_of_the_lessons_is_a_passage() -> None:
             if not any(first <= number <= last for first, last in left_out):
                 expected.append(f"{path.name}:{number}")
     assert [p.source for p in KOREAN] == expected
+
+
+def test_the_adopted_english_splitter_keeps_its_score_on_the_corpus() -> None:
+    from tests.segmentation_comparison import _adopted_per_paragraph, scored
+
+    score = scored(_adopted_per_paragraph(), ENGLISH, repeat=1)
+    wrong = [f"{kind}: {sentence!r} ({source})" for kind, sentence, source in score.wrong]
+    assert score.right >= 240, "\n".join(wrong)
+    assert not [w for w in wrong if "factor of k" in w or "length n." in w], "a one-letter symbol ends its sentence"
