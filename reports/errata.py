@@ -61,6 +61,27 @@ class ErratumRow:
     """For a formula as written (checks.written), what the reader meets: does not parse, does not render, …;
     such a row has no verdict (no claim decided it) and names the claims that quote the formula."""
 
+    page: str = ""
+    """Where a row that no claim makes is shown: its formula on the document's page, relative to the site's root."""
+
+    @property
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """(label, page) of each claim the row names; for a formula no claim quotes, its line on the document's
+        page: every row links to where its evidence is shown."""
+        found = tuple(zip(self.claims, self.claim_pages, strict=True))
+        if not found and self.page:
+            line = next((place.line for place in self.places if place.line), 0)
+            found = ((f"formula, line {line}" if line else "formulas as written", self.page),)
+        return found
+
+    def unchanged(self, place: Place) -> str:
+        """What a place without a wording says: the wording of another place makes the point, or none was checked."""
+        if place.wording:
+            return ""
+        if any(other.wording for other in self.places):
+            return "no change here: the wording at another place of this suggestion makes the point"
+        return "no wording could be checked: the problem says what to change"
+
     @property
     def shown_verdict(self) -> str:
         """The claims' verdict, or for a formula as written what its reader meets."""
@@ -129,6 +150,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
+                page=f"documents/{document_slug(name)}.html#formula-{formula.line}",
             )
         )
     return rows
@@ -276,8 +298,8 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
             if place.wording:
                 lines += ["**Could read:**", "", *_quoted(place.wording), ""]
             else:
-                lines += ["*No change here: the wording at another place of this suggestion makes the point.*", ""]
-        lines += ["Claim page(s): " + ", ".join(row.claim_pages), ""]
+                lines += [f"*{row.unchanged(place).capitalize()}.*", ""]
+        lines += ["Page(s): " + ", ".join(f"{page} ({label})" for label, page in row.links), ""]
     return lines
 
 
@@ -310,7 +332,7 @@ def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
         for place in row.places:
             cells = [number, row.severity, row.shown_verdict, place.line or "", place.section, place.sentence]
             cells += [row.problem, place.wording]
-            cells += [" ".join(row.claims), " ".join(row.claim_pages)]
+            cells += [" ".join(row.claims), " ".join(page for _, page in row.links)]
             writer.writerow(([row.document] if document else []) + cells)
     return BOM + buffer.getvalue()
 

@@ -283,3 +283,29 @@ def test_a_note_beside_qualified_reads_as_a_remark_and_an_erratum_the_run_contra
     assert 'class="severity' not in row
     errata = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.md").read_text(encoding="utf-8")
     assert "고친 문장" not in errata
+
+
+def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_a_wording(tmp_path):
+    """Issue 61, item 2: a formula no claim quotes links to its line on the document's page; a place without a
+    wording says 'no change here' only where another place of its row has one."""
+    from reports.errata import ErratumRow, Place
+
+    cpu, cuda = write_fixture_results(tmp_path / "results")
+    build_site([cpu, cuda], tmp_path / "html")
+    every = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))
+    for name, rows in every["documents"].items():
+        for row in rows:
+            assert row["claim_pages"] or row["page"], f"{name}: a row with no page: {row['problem']}"
+    markdown = (tmp_path / "html" / "errata" / "000_1100ff0056b332e7.md").read_text(encoding="utf-8")
+    assert "Page(s): \n" not in markdown and "Page(s): documents/000_1100ff0056b332e7.html#formula-311" in markdown
+    page = (tmp_path / "html" / "documents" / "000_1100ff0056b332e7.html").read_text(encoding="utf-8")
+    assert 'id="formula-311"' in page and 'href="../documents/000_1100ff0056b332e7.html#formula-311"' in page
+
+    def row(*wordings: str) -> ErratumRow:
+        places = tuple(Place("s", f"sentence {n}", w, n, n + 1) for n, w in enumerate(wordings))
+        return ErratumRow("d.txt", "error", "refuted", "p", places, ("c",), ("claims/c.html",))
+
+    shared = row("새 문장.", "")
+    assert shared.unchanged(shared.places[1]).startswith("no change here")
+    alone = row("")
+    assert alone.unchanged(alone.places[0]) == "no wording could be checked: the problem says what to change"
