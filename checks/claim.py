@@ -47,6 +47,10 @@ class Claim:
     out_of_scope: str = ""
     erratum: Erratum | None = None
     """For a refuted or qualified claim: the severity, what is wrong, and the corrected wording (checks.errata)."""
+    control: str = ""
+    """A control: a reading the document does not make (a deliberately wrong variant, a misconception it warns
+    against), and why it must be refuted. A control expects refuted, has no erratum, and neither colours the
+    sentences it quotes nor counts as an erratum or as their check."""
     evidence: list[Evidence] = field(default_factory=list)
     origin: Path | None = None
     """The file that declared the claim (set when it is loaded)."""
@@ -81,6 +85,11 @@ class Claim:
                 self.erratum.fields  # noqa: B018 - parsed now, so a malformed field fails at declaration
             except ValueError as error:
                 raise ValueError(f"claim {self.id}: {error}") from None
+        if self.control and (self.expect != Verdict.REFUTED or self.erratum is not None):
+            raise ValueError(
+                f"claim {self.id}: a control (a reading the document does not make) expects refuted and has no "
+                f"erratum; this one expects {self.expect}" + (" and has an erratum" if self.erratum else "")
+            )
         strangers = [s for s in self.sources if not isinstance(s, Quote | Citation)]
         if strangers:
             raise ValueError(

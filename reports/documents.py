@@ -36,6 +36,9 @@ class Quote:
     in_scope: bool
     start: int = -1
     end: int = -1
+    control: bool = False
+    """A control's quote (checks.Claim.control): it checks a reading the document does not make, so it neither
+    colours the sentence nor checks it."""
 
 
 @dataclass
@@ -51,7 +54,8 @@ class Segment:
     @property
     def verdict(self) -> str:
         """The most severe verdict of the claims quoting it (in-scope ones first): its colour."""
-        judged = [q.verdict for q in self.quotes if q.in_scope] or [q.verdict for q in self.quotes]
+        quotes = [q for q in self.quotes if not q.control]
+        judged = [q.verdict for q in quotes if q.in_scope] or [q.verdict for q in quotes]
         return most_severe({Verdict(v) for v in judged}) if judged else ""
 
     @property
@@ -76,7 +80,8 @@ def highlight(text: str, quotes: list[Quote], entries: list[Entry], document: st
             missing.append(quote)
         else:
             placed.append(Quote(**{**quote.__dict__, "start": start, "end": start + len(quote.text)}))
-    classified = classify(document, text, [Quoting(q.claim_id, q.verdict, q.in_scope, q.text) for q in placed], entries)
+    checking = [Quoting(q.claim_id, q.verdict, q.in_scope, q.text) for q in placed if not q.control]
+    classified = classify(document, text, checking, entries)
     spans = classified.sentences
     cuts = {0, len(text)} | {p for s in spans for p in (s.start, s.end)} | {p for q in placed for p in (q.start, q.end)}
     segments = []

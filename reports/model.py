@@ -198,9 +198,14 @@ class Site:
         return [c for c in self.claims if not c.record.sources and c.record.citations]
 
     @property
+    def controls(self) -> list[ClaimView]:
+        """The controls: readings the documents do not make, expected refuted (counted apart, never errata)."""
+        return [c for c in self.claims if c.record.control]
+
+    @property
     def document_counts(self) -> list[tuple[str, int]]:
-        """Verdicts of the claims that quote the documents (the cited-only ones left out)."""
-        apart = {c.id for c in self.cited_only}
+        """Verdicts of the claims that check the documents' sentences (cited-only ones and controls left out)."""
+        apart = {c.id for c in self.cited_only + self.controls}
         found = Counter(c.verdict for c in self.claims if c.id not in apart)
         return [(str(v), found.get(v, 0)) for v in Verdict]
 

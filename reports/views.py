@@ -84,6 +84,7 @@ def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument
             anchor=quote_anchor(claim, n),
             text=quote.text,
             in_scope=not claim.record.out_of_scope,
+            control=bool(claim.record.control),
         )
         for claim in site.claims
         for n, quote in enumerate(claim.record.placed)

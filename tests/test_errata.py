@@ -309,3 +309,28 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
     assert shared.unchanged(shared.places[1]).startswith("no change here")
     alone = row("")
     assert alone.unchanged(alone.places[0]) == "no wording could be checked: the problem says what to change"
+
+
+def test_a_control_is_refuted_as_expected_without_colouring_or_correcting_the_sentence(tmp_path):
+    """Issue 61, item 3: a reading the document does not make (footnote 4's d_k² against the paper's d_k) is a
+    control: it expects refuted, has no erratum, is counted apart and leaves its sentence uncoloured."""
+    from checks.results import write_results
+    from tests.records import claim_record, environment
+
+    said = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
+    with pytest.raises(ValueError, match=r"a control .* expects refuted"):
+        Claim(id="c.wrong", title="t", statement="s", sources=[said], expect="proved", control="a variant")
+    reading = "M_k depends on pos too: a reading the lesson does not make, whose shift matrix would change with pos."
+    control = claim_record("control.pos-dependent", "refuted", "refuted", sources=[said], control=reading)
+    write_results(tmp_path / "r.json", [control], environment())
+    build_site([tmp_path / "r.json"], tmp_path / "html")
+    rows = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
+    assert not [r for rs in rows.values() for r in rs if "control.pos-dependent" in r["claims"]]
+    page = (tmp_path / "html" / "documents" / "002_86fa32f25d4c4c54.html").read_text(encoding="utf-8")
+    (quoted,) = re.findall(r'<mark class="([^"]*)"[^>]*>M_k는 k에만 달려 있습니다\.', page)
+    assert quoted == "control", "a control never colours the sentence red"
+    assert "control.pos-dependent · control, refuted" in page
+    claim_page = (tmp_path / "html" / "claims" / "control.pos-dependent.html").read_text(encoding="utf-8")
+    assert "A control." in claim_page and "refuted, as a control must be" in claim_page
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert "1 control(s)" in index

@@ -111,6 +111,7 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
             replace(finding, severity=claim.erratum.severity) if claim.erratum else finding for finding in findings
         ],
         erratum=erratum,
+        control=claim.control,
         errors=guard.errors,
         seconds=time.perf_counter() - started - context.waited,
         date=_now(),

@@ -200,6 +200,8 @@ class ClaimRecord:
     """Published works the claim cites (its quotes of sources/ are ``sources``)."""
     erratum: Erratum | None = None
     """The correction the claim file proposes (checks.errata): shown when the verdict is refuted or qualified."""
+    control: str = ""
+    """For a control, the reading the document does not make and why it must be refuted (checks.Claim.control)."""
 
     @property
     def corrects(self) -> Quote | None:
