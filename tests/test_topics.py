@@ -64,3 +64,55 @@ def test_a_reference_in_the_wrong_dtype_breaks_the_claim(doubled, tmp_path: Path
     [run] = [run for run in record.of(CheckRun) if run.reference and run.device == "cpu"]
     assert run.status == "error"
     assert "the reference reference-numpy.doubled returned float64 for float32" in run.message, run.message
+
+
+PACKAGE_TOPIC_CLAIM = '''
+    """Each implementation of {name} computes its reference, checked as docs/topics.md shows."""
+    import numpy as np
+
+    from checks import Citation, Claim, given
+    from checks.topics import topic
+
+    TOPIC = topic("{name}")
+    claim = Claim(
+        id="topic.{slug}",
+        title="t",
+        statement="s",
+        sources=[Citation(title="T", authors="A", year=2026, section="1", text="t", url="https://example.org")],
+        expect="holds",
+    )
+
+
+    @claim.check(uses="{name}")
+    @given(inputs=TOPIC.strategy())
+    def as_the_reference(t, inputs):
+        arrays = [t.xp.array(a) if isinstance(a, np.ndarray) else a for a in inputs]
+        rounded = [t.xp.to_float64(a) if isinstance(a, np.ndarray) is False and hasattr(a, "shape") else a
+                   for a in arrays]
+        expected = TOPIC.references["numpy"](*[np.asarray(r) for r in rounded])
+        {compare}
+'''
+COMPARE = {
+    "attention": "t.close_attention(t.impl.attention(*arrays), expected, arrays[0], arrays[1:], label='output')",
+    "layer_norm": "t.close_layer_norm(t.impl.layer_norm(*arrays), expected, *arrays)",
+    "rms_norm": "t.close_rms_norm(t.impl.rms_norm(*arrays), expected, *arrays)",
+    "multihead_attention": "t.close_multihead(t.impl.multihead_attention(*arrays), expected, tuple(rounded))",
+}
+"""Each package topic's comparator, called on an implementation's output and the float64 reference."""
+
+
+@pytest.mark.parametrize("name", sorted(COMPARE))
+def test_the_documented_pattern_holds_for_every_package_topic_in_every_dtype(name, tmp_path: Path):
+    """Issue 61, item 4: ``@given(inputs=TOPIC.strategy())`` with the topic's comparator is never broken in a dtype:
+    bfloat16's attention rejected almost every input (FailedHealthCheck), and every adapter read 'fails at every
+    size tried'. An input beyond a dtype's resolution is not counted; a cell where every input is so is skipped."""
+    path = tmp_path / f"topic_{name}.py"
+    source = PACKAGE_TOPIC_CLAIM.format(name=name, slug=name.replace("_", "-"), compare=COMPARE[name])
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    (claim,) = load_claims(path)
+    record = evaluate(claim, lambda other: dependency_of(None))  # type: ignore[arg-type]
+    runs = [r for r in record.evidence if isinstance(r, CheckRun)]
+    broken = [f"{r.implementation} {r.dtype}: {r.message[:200]}" for r in runs if r.status in ("error", "failed")]
+    assert not broken and str(record.observed) == "holds", (record.errors, broken)
+    ran = {r.dtype for r in runs if r.status == "passed" and r.examples}
+    assert {"float64", "float32", "float16", "bfloat16"} <= ran, "every dtype compared some input"

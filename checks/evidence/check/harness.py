@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from checks.evidence.check.record import CheckRun
-from checks.evidence.check.rows import Rows
+from checks.evidence.check.rows import BeyondResolution, Rows
 from checks.evidence.check.statistical import Plan, StatisticalTest, StatisticalUse, z_test
 from checks.helpers.strategies import Batch
 from checks.implementations.base import Implementation
@@ -48,6 +48,8 @@ class Trial:
         """The statistical comparisons' thresholds, fixed before the run (checks.evidence.check.statistical)."""
         self._comparisons = 0
         self._worst_statistic = -math.inf
+        self.beyond: list[tuple[float, float]] = []
+        """(tolerance, range) of each example beyond this dtype's resolution (within_resolution)."""
 
     def begin(self, example: dict[str, Any]) -> None:
         """A new example (a batch of them in a batched check): the run counts the distinct inputs it has seen."""
@@ -141,6 +143,15 @@ class Trial:
         that would only raise VacuousTolerance carries no evidence either way)."""
         magnitude = max(float(np.max(np.abs(self.xp.to_float64(expected)), initial=0.0)), abs(scale))
         return self.tolerance.at(magnitude) < bound
+
+    def within_resolution(self, expected: object, *, scale: float = 0.0, bound: float) -> None:
+        """Go on only where a comparison at ``expected`` could fail in this dtype (``resolves``); else the example
+        is beyond the dtype: not counted, and a cell where every input is beyond it is skipped, saying so. Use it in
+        place of ``assume(t.resolves(...))``, which starves Hypothesis where a dtype resolves few inputs."""
+        if not self.resolves(expected, scale=scale, bound=bound):
+            magnitude = max(float(np.max(np.abs(self.xp.to_float64(expected)), initial=0.0)), abs(scale))
+            self.beyond.append((self.tolerance.at(magnitude), bound))
+            raise BeyondResolution(f"tolerance {self.tolerance.at(magnitude):.3g} ≥ range {bound:.3g}")
 
     def _allowed(self, reference: np.ndarray, scale: object, bound: float | None, label: str) -> np.ndarray:
         """The tolerance of each row at max(|reference row|, its scale); VacuousTolerance when one is as wide as

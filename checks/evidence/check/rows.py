@@ -18,6 +18,12 @@ class BatchShapeError(TypeError):
     """A batched check compared values that do not have one row per example."""
 
 
+class BeyondResolution(Exception):
+    """The current example (row) is beyond the run's dtype: its tolerance there is as wide as the quantity's range,
+    so no comparison could fail. It is not an example, and unlike ``assume`` it never starves Hypothesis: a cell
+    where every input drawn is beyond its dtype is skipped with the reason (Trial.within_resolution)."""
+
+
 class Rows:
     """The examples of the current test case and the one a message names.
 
@@ -106,6 +112,7 @@ class Rows:
         """``check(row)`` for each row taken, as a one-example test case naming that row; an ``assume`` that
         fails there drops that row alone."""
         taken, dropped = self.taken, np.zeros(len(batch), dtype=bool)
+        beyond = np.zeros(len(batch), dtype=bool)
         try:
             for row, value in enumerate(batch):
                 self.taken, self.named = None, None if taken is None else int(taken[row])
@@ -113,10 +120,15 @@ class Rows:
                     check(value)
                 except UnsatisfiedAssumption:
                     dropped[row] = True
+                except BeyondResolution:
+                    beyond[row] = True
         finally:
             self.taken, self.named = taken, None
-        if dropped.any():
-            self.keep(~dropped)
+        if beyond.all():
+            self.rejected()
+            raise BeyondResolution(f"all {len(batch)} rows")
+        if (dropped | beyond).any():
+            self.keep(~(dropped | beyond))
 
     def by_row(self, values: np.ndarray, label: str) -> np.ndarray:
         """``values`` as (examples, entries): one row per example taken, one row in all outside a batch."""

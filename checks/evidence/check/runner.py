@@ -26,7 +26,7 @@ from checks.evidence.base import claim_line
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
-from checks.evidence.check.rows import BatchShapeError
+from checks.evidence.check.rows import BatchShapeError, BeyondResolution
 from checks.evidence.check.shared import Inputs, Recording, SharedDraws
 from checks.evidence.check.statistical import Plan
 from checks.helpers.current import CurrentRun, running
@@ -166,8 +166,11 @@ def _execute(
         run.seconds += time.perf_counter() - started
     if attempt.unsatisfiable:
         run.message = attempt.unsatisfiable
+    elif attempt.failure is None and attempt.trial.beyond and not run.examples:
+        run.message = _beyond(attempt.trial, every=True)
     elif attempt.failure is None:
         run.status = "passed"
+        run.message = _beyond(attempt.trial, every=False) if attempt.trial.beyond else ""
     else:
         run.status = "error" if _crashed(attempt.failure) else "failed"
         run.counterexample = attempt.failing_input
@@ -176,6 +179,19 @@ def _execute(
             cell = FailedCell(check, run, xp, adapter, attempt, said=run.message)
             if _set_aside(cell):
                 failed.append(cell)
+
+
+def _beyond(trial: Trial, every: bool) -> str:
+    """What a cell says of the inputs beyond its dtype's resolution (Trial.within_resolution)."""
+    tolerance, bound = min(trial.beyond, key=lambda pair: pair[0] / pair[1])
+    said = f"{len(trial.beyond)} input(s) beyond {trial.dtype}'s resolution"
+    narrowest = f"its tolerance there is at least {tolerance:.3g} against a range of {bound:.3g}"
+    if every:
+        return (
+            f"not compared in {trial.dtype}: every input drawn is beyond its resolution ({narrowest}), so no "
+            f"comparison could fail; no evidence either way (draw smaller inputs for this dtype)"
+        )
+    return f"{said} not compared ({narrowest})"
 
 
 def _first_attempt(
@@ -270,6 +286,9 @@ def _attempt(
         except UnsatisfiedAssumption:
             trial.rejected()
             raise
+        except BeyondResolution:
+            trial.rejected()  # no example, and no assume: Hypothesis goes on drawing
+            return None
         except Exception as error:
             with contextlib.suppress(AttributeError):
                 error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
