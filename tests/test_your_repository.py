@@ -256,6 +256,7 @@ def test_init_writes_every_key_and_a_gitignore_and_overwrites_nothing(tmp_path, 
             "# written by theory-claims init: what a run writes",
             "reports/html/",
             ".hypothesis/",
+            ".venv/",
         ]
         pyproject = (repository / "pyproject.toml").read_text(encoding="utf-8").replace('"dev"', '"ci"')
         (repository / "pyproject.toml").write_text(pyproject, encoding="utf-8")

@@ -8,8 +8,6 @@
     theory-claims report [--from RESULTS ...] [--out DIR] [--browser] [-- PYTEST_ARGS]
     theory-claims compare BEFORE AFTER [--runs] [--markdown]
     theory-claims diff BEFORE AFTER [--markdown]   compare with every numeric run
-    theory-claims schema
-    theory-claims api   the API reference page, docs/api.md
 
 Every command takes --claims-dir, --sources-dir, --sentences-dir and --out-dir over the repository's
 [tool.theory-claims] (``python -m checks`` is the same command). ``list`` reads a results file only (no torch
@@ -35,7 +33,6 @@ import checks.config as config
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
 from checks.coverage import ClassificationError
 from checks.results.files import ResultsError, read_results
-from checks.results.schema import write_schemas
 
 LAYOUT = {"claims": "--claims-dir", "sources": "--sources-dir", "sentences": "--sentences-dir", "out": "--out-dir"}
 """The settings every command takes on its command line (over [tool.theory-claims] and under THEORY_CLAIMS_*)."""
@@ -86,8 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     layout = argparse.ArgumentParser(add_help=False)
     group = layout.add_argument_group("where the repository keeps things (over [tool.theory-claims] in pyproject.toml)")
+    configured = _configured_layout()
     for key, option in LAYOUT.items():
-        group.add_argument(option, dest=key, type=Path, help=f"{_SETTING[key]} (default: {config.KEYS[key]})")
+        group.add_argument(option, dest=key, type=Path, help=f"{_SETTING[key]} (here: {configured[key]})")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     def command(name: str, help_text: str):
@@ -129,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     flake.add_argument(
         "--against",
         type=Path,
-        help="a results file of another run of the same claims (tox's derandomized ci run) compared as one more run",
+        help="a results file of another run of the same claims (a derandomized one, say) compared as one more run",
     )
     flake.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     flake.set_defaults(command=flake_runs)
@@ -152,12 +150,20 @@ def _parser() -> argparse.ArgumentParser:
         comparing.add_argument("--markdown", action="store_true", help="print Markdown for a pull-request comment")
         comparing.set_defaults(command=compare_results)
 
-    schema = command("schema", "rewrite the results schemas (checks/results/*.schema.json) from the typed records")
-    schema.set_defaults(command=lambda args: write_schemas())
-
-    api = command("api", "rewrite the API reference page (docs/api.md) from the public modules' __all__")
-    api.set_defaults(command=_api_page)
     return parser
+
+
+def _configured_layout() -> dict[str, str]:
+    """This repository's folders as its settings give them (the built-in defaults where they cannot be read)."""
+    earlier = config.chosen()
+    try:
+        config.use(config.find_root(), {})
+        settings = config.current()
+        return {key: settings.shown(getattr(settings, key)) or "." for key in LAYOUT}
+    except config.ConfigError:
+        return {key: config.KEYS[key] or "." for key in LAYOUT}
+    finally:
+        config.restore(earlier)
 
 
 _SETTING = {
@@ -192,13 +198,6 @@ def _new_claim(args: argparse.Namespace) -> int:
     except ScaffoldError as error:
         raise CliError(str(error)) from None
     print(f"wrote {path}: out-of-scope until you add evidence; run it with  pytest {config.current().shown(path)}")
-    return 0
-
-
-def _api_page(args: argparse.Namespace) -> int:
-    from checks.engine.api import write_page
-
-    print(f"wrote {config.current().shown(write_page(config.current().root))}")
     return 0
 
 

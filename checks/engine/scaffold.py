@@ -148,8 +148,9 @@ def table_text(sources: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-IGNORED = (".hypothesis/",)
-"""What a run leaves in the repository besides the out folder: Hypothesis's example database."""
+IGNORED = (".hypothesis/", ".venv/")
+"""What a run leaves in the repository besides the out folder (Hypothesis's example database), and the virtual
+environment the setup of the README makes there."""
 
 
 def ignore_outputs(root: Path, out: str) -> Path | None:
