@@ -101,6 +101,15 @@ class Claim:
         return [source for source in self.sources if isinstance(source, Quote)]
 
     @property
+    def topics(self) -> set[str]:
+        """The topics its evidence runs against the registered implementations (``uses=``)."""
+        return {
+            uses
+            for evidence in self.evidence
+            if evidence.examines_implementations() and (uses := getattr(evidence, "uses", None))
+        }
+
+    @property
     def citations(self) -> list[Citation]:
         return [source for source in self.sources if isinstance(source, Citation)]
 

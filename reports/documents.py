@@ -17,8 +17,8 @@ DEFINITION = (
     "precedes; blank lines and '---' rules are not sentences.",
     "Every sentence has one class: checked (an in-scope claim quotes it), out-of-scope (only out-of-scope claims "
     "quote it), unchecked (it states something checkable that no claim checks yet; the classification file says "
-    "what), or not a claim (a heading, a demo's controls, code, …; the classification file gives the category). "
-    "A sentence with no class is shown as unclassified: the catalog's tests refuse that.",
+    "what), or not a claim (a heading, code, a definition, …; the classification file gives the category). "
+    "A sentence with no class is shown as unclassified: `theory-claims sentences` lists them.",
     "Coverage is checked sentences over checkable ones (checked, unchecked, or without a class: a sentence not yet "
     "classified counts against it); out-of-scope sentences count apart.",
 )

@@ -35,7 +35,7 @@ TERMS: dict[str, str] = {
         "The number format a computation runs in: float64 (about 16 digits), float32 (about 7), float16 and "
         "bfloat16 (about 3 and 2)."
     ),
-    "example": "One input a property test tried (a position, a d_model, a pair of vectors).",
+    "example": "One input a property test tried (a size and the arrays drawn at it, a number, a pair of vectors).",
     "sweep": "Every position × pair × offset of a grid checked at once, instead of sampled examples.",
     "case": "One equation at one grid point of a sweep.",
     "implementation": "A piece of code under test: a document's own code, PyTorch or NumPy versions, libraries.",

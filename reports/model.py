@@ -198,6 +198,16 @@ class Site:
         return [c for c in self.claims if not c.record.sources and c.record.citations]
 
     @property
+    def topics(self) -> set[str]:
+        """The topics the claims examine implementations of (empty for results that do not record them: then every
+        topic an implementation record holds is shown)."""
+        return {topic for claim in self.claims for topic in claim.record.topics}
+
+    def shows(self, topic: str) -> bool:
+        """Whether the pages show this topic: one the claims use (every one, for results that do not say)."""
+        return not self.topics or topic in self.topics
+
+    @property
     def controls(self) -> list[ClaimView]:
         """The controls: readings the documents do not make, expected refuted (counted apart, never errata)."""
         return [c for c in self.claims if c.record.control]

@@ -39,6 +39,8 @@ def precision_views(site: Site) -> list[PrecisionView]:
     for source, record in site.implementations:
         label = f"{record.name} ({source.machine})" if several else record.name
         for fingerprint in record.precision:
+            if not site.shows(fingerprint.capability):
+                continue
             found.setdefault((fingerprint.capability, fingerprint.dtype), []).append((record.name, label, fingerprint))
     order = {dtype: n for n, dtype in enumerate((BFLOAT16, FLOAT16, FLOAT32, FLOAT64))}
     keys = sorted(found, key=lambda key: (key[0], order.get(key[1], len(order))))

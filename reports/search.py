@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reports.documents import HighlightedDocument, describe
 from reports.model import ClaimView, Site
-from reports.views import DocumentInfo
+from reports.views import DocumentInfo, unmarked
 
 SCRIPT = (Path(__file__).parent / "templates" / "search.js").read_text(encoding="utf-8")
 PAGE = "search.html"
@@ -46,6 +46,7 @@ def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument 
         if highlighted is None:
             continue
         for sentence in highlighted.coverage.sentences:
+            text = unmarked(sentence.text, info.name)
             quoted = ", ".join(f"{claim} ({verdict})" for claim, verdict in sentence.claims.items())
             number = sentence.index + 1
             title = f"{info.short} · sentence {number}"
@@ -55,10 +56,10 @@ def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument 
                     "sentence",
                     title,
                     f"documents/{info.slug}.html#s-{number}",
-                    sentence.text,
+                    text,
                     info.lang,
                     state,
-                    " ".join((title, info.name, sentence.text, state)),
+                    " ".join((title, info.name, text, state)),
                 )
             )
     return found

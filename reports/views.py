@@ -95,12 +95,13 @@ def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument
 
 def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument | None) -> dict[str, Any]:
     placed = sorted((q for s in (highlighted.segments if highlighted else []) for q in s.ending), key=lambda q: q.start)
+    used = {sentence.category for sentence in highlighted.coverage.sentences} if highlighted else set()
     return {
         "document": info,
         "highlighted": highlighted,
         "quotes": placed,
         "definition": documents.DEFINITION,
-        "categories": CATEGORIES,
+        "categories": {name: covers for name, covers in CATEGORIES.items() if name in used},
         "describe": documents.describe,
     }
 
@@ -238,7 +239,22 @@ def _run_order(item: Shown) -> tuple:
     return (run.name, run.implementation or "", run.device, dtype, run.dtype, run.order, item.source.index)
 
 
+MARKDOWN_HEADING = re.compile(r"(^|\n)#{1,6}[ \t]+")
+
+
+def unmarked(text: str, name: str) -> str:
+    """A run of a Markdown document's text as its reader sees it: its headings without their ``#`` markers."""
+    return MARKDOWN_HEADING.sub(r"\1", text) if name.lower().endswith(".md") else text
+
+
+def classification_file(name: str) -> str:
+    """The name of a document's classification file: its name with ``.toml`` for its suffix."""
+    return name.rsplit(".", 1)[0] + ".toml"
+
+
 FILTERS = {
+    "unmarked": unmarked,
+    "classification_file": classification_file,
     "math": math,
     "drawing": drawing,
     "in_run_order": in_run_order,

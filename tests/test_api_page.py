@@ -29,16 +29,16 @@ def test_every_public_module_declares_its_names_and_each_has_a_docstring(name):
 
 def test_the_api_page_is_what_the_generator_writes():
     page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    assert page == api_page(), "docs/api.md is out of date: run `python -m checks.engine.api`"
+    assert page == api_page(), "docs/api.md is out of date: run `python -m checks.engine.developer api`"
 
 
 def test_the_developer_command_writes_the_page_and_the_users_command_has_none(tmp_path, capsys):
     """Issue 61: `theory-claims api` wrote docs/api.md into a user's sources folder, where it became a document,
     and `schema` rewrote a file inside site-packages: both are developer commands of this checkout now."""
-    from checks.engine.api import checkout
-    from checks.engine.api import main as write_api
+    from checks.engine.developer import checkout
+    from checks.engine.developer import main as developer
 
-    assert write_api(["--root", str(tmp_path)]) == 0
+    assert developer(["api", "--root", str(tmp_path)]) == 0
     assert (tmp_path / "docs" / "api.md").read_text(encoding="utf-8") == api_page()
     assert checkout() == ROOT, "run from this checkout, the page's default place is its docs/"
     for command in ("api", "schema"):

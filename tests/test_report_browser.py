@@ -170,3 +170,19 @@ def test_the_search_box_filters_claims_and_sentences_offline_under_the_csp(conte
         assert errors == []
     finally:
         page.close()
+
+
+WIDE = ["index.html", "implementations.html", "claims/rope.relative-score.html", "documents/002_86fa32f25d4c4c54.html"]
+
+
+@pytest.mark.parametrize("page", WIDE)
+def test_wide_tables_scroll_inside_the_page_in_a_narrow_window(context, site, page):
+    """Issue 61: a wide table ran past the window; it scrolls inside its own box instead, so the page never does."""
+    tab = context.new_page()
+    try:
+        tab.set_viewport_size({"width": 700, "height": 768})
+        tab.goto((site / page).as_uri())
+        overflow = tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{page} runs {overflow} px past a 700 px window (half a laptop screen)"
+    finally:
+        tab.close()

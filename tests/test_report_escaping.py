@@ -158,7 +158,6 @@ def write_hostile(path, claims: list[dict[str, Any]]) -> None:
 
 NOT_SHOWN = {
     "decision condition",  # the proof's own conditions (shown) already gather every decision's
-    "run counterexample",  # a failed run shows its worst input; its counterexample is shown as a finding
 }
 """Fields no page displays, so there is nothing to escape."""
 

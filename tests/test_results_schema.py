@@ -17,7 +17,7 @@ from tests.report_fixtures import escaping_record, real_records, write_fixture_r
 
 
 def test_the_committed_schema_files_are_what_the_records_generate():
-    """Run `python -m checks.results.schema --write` after changing a record, and commit both files."""
+    """Run `python -m checks.engine.developer schema` after changing a record, and commit both files."""
     assert RESULTS_SCHEMA.read_text(encoding="utf-8") == render(results_schema())
     assert MUTANTS_SCHEMA.read_text(encoding="utf-8") == render(mutants_schema())
 

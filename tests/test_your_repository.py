@@ -281,3 +281,85 @@ def test_a_single_capital_letter_ends_a_sentence_before_a_word_that_starts_one()
         "We compute the outputs.",
         "J. Smith and A. Vaswani wrote it.",
     ]
+
+
+ATTENTION_CLAIM = """
+import numpy as np
+
+from checks import Claim, Document, given
+from checks.topics import topic
+
+ATTENTION = topic("attention")
+claim = Claim(
+    id="post.attention",
+    title="Attention computes its definition",
+    statement="attention(x, W_Q, W_K, W_V) = softmax(x W_Q (x W_K)ᵀ / √d_k) x W_V.",
+    sources=[Document("paper.md").quote("Attention", "Each output is a weighted sum of the values.")],
+    expect="holds",
+)
+
+
+@claim.check(uses="attention")
+@given(inputs=ATTENTION.strategy())
+def as_defined(t, inputs):
+    x, *weights = (t.xp.array(a) for a in inputs)
+    expected = ATTENTION.references["numpy"](*(t.xp.to_float64(a) for a in (x, *weights)))
+    t.close_attention(t.impl.attention(x, *weights), expected, x, weights, label="outputs")
+"""
+PAPER = "# A paper\n\n## Attention\n\nEach output is a weighted sum of the values. We use $h = 8$ heads.\n"
+FOREIGN = [
+    "Korean",
+    "lesson",
+    "catalog",
+    "sandbox",
+    "rope",
+    "sinusoidal",
+    "RoPE",
+    "layer_norm",
+    "objective",
+    "demo",
+    "checks.engine",
+    "tox",
+    "##",
+]
+"""Words of this repository's lessons and tooling that a page of another repository must not hold."""
+
+
+def test_a_repositorys_pages_speak_only_of_itself(pytester, monkeypatch):
+    """Issue 61, item 5: in a repository whose claims examine attention alone, no page names the lessons, this
+    repository's tooling or another topic (no RoPE chart, no norm contract, no sandbox line, no mutation command),
+    and the document shows no raw heading markers."""
+    from reports.build import build_site
+
+    for name in [*config.VARIABLES.values(), "THEORY_CLAIMS_ROOT"]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("THEORY_CLAIMS_THIRD_PARTY", "0")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    pytester.makepyprojecttoml('[tool.theory-claims]\nclaims = "claims"\nsources = "docs"\nprofile = "dev"\n')
+    pytester.mkdir("docs").joinpath("paper.md").write_text(PAPER, encoding="utf-8")
+    pytester.mkdir("claims").joinpath("attention.py").write_text(ATTENTION_CLAIM, encoding="utf-8")
+    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
+    outcome = pytester.runpytest_subprocess("claims", "-p", "no:cacheprovider")  # its own modules, as a user's run
+    outcome.assert_outcomes(passed=1)
+    earlier = config.chosen()
+    try:
+        config.use(pytester.path)
+        build_site([pytester.path / "reports" / "html" / "results.json"], pytester.path / "site", say=lambda _: None)
+    finally:
+        config.restore(earlier)
+    found = {}
+    for page in (pytester.path / "site").rglob("*.html"):
+        text = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))
+        for word in FOREIGN:
+            if seen := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text):
+                at = seen.start()
+                found.setdefault(f"{page.name}: {word}", " ".join(text[max(0, at - 60) : at + 60].split()))
+    assert not found, found
+
+
+@pytest.mark.parametrize("command", ["", "init", "new", "list", "sentences", "flake", "compare", "diff"])
+def test_the_commands_help_speaks_only_of_the_repository(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"] if command else ["--help"])
+    said = capsys.readouterr().out
+    assert not [w for w in [*FOREIGN, "pe.", "d_model"] if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", said)], said

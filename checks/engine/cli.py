@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     init.set_defaults(command=_init)
 
     new = command("new", "write an out-of-scope claim skeleton quoting one sentence")
-    new.add_argument("id", help="the claim id, e.g. pe.sin-ambiguous (file: CLAIMS/pe_sin_ambiguous.py)")
+    new.add_argument("id", help="the claim id, e.g. post.scores-bounded (file: CLAIMS/post_scores_bounded.py)")
     new.add_argument("--document", required=True, help="the document file, or a unique prefix of its name")
     new.add_argument("--section", required=True, help="the heading line the sentence stands under, as written")
     new.add_argument("--quote", required=True, help="the sentence, copied byte-exact from the document")

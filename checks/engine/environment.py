@@ -7,6 +7,7 @@ import datetime as dt
 import importlib.metadata
 import platform
 import subprocess
+import sys
 from pathlib import Path
 
 import hypothesis
@@ -15,7 +16,6 @@ import sympy as sp
 
 import checks.config as config
 from checks.extras import installed, optional
-from checks.implementations.sandbox import isolation
 from checks.results.records import Environment
 
 torch = optional("torch")
@@ -46,9 +46,16 @@ def environment(profile: str, seed: str, shard: str = "") -> Environment:
         date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         hypothesis_profile=profile,
         hypothesis_seed=seed,
-        sandbox=isolation(),
+        sandbox=_sandbox(),
         shard=shard,
     )
+
+
+def _sandbox() -> str:
+    """How document code is confined on this machine, where the run's claims or adapters use the document-code sandbox
+    (their modules imported it); empty for a repository that runs no document code."""
+    module = sys.modules.get("checks.implementations.sandbox")
+    return module.isolation() if module is not None else ""
 
 
 def tool_version() -> str:

@@ -112,6 +112,7 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         ],
         erratum=erratum,
         control=claim.control,
+        topics=sorted(claim.topics),
         errors=guard.errors,
         seconds=time.perf_counter() - started - context.waited,
         date=_now(),

@@ -305,15 +305,6 @@ def examines_implementations(claim: Claim) -> bool:
     return any(evidence.examines_implementations() for evidence in claim.evidence)
 
 
-def topics_used(claim: Claim) -> set[str]:
-    """The topics its evidence runs against the registered implementations (``uses=``)."""
-    return {
-        uses
-        for evidence in claim.evidence
-        if evidence.examines_implementations() and (uses := getattr(evidence, "uses", None))
-    }
-
-
 def repeats_exactly(claim: Claim) -> bool:
     """Whether all its evidence gives the same numbers under any seed (untimed experiments, say)."""
     return bool(claim.evidence) and all(evidence.repeats_exactly() for evidence in claim.evidence)
@@ -363,9 +354,9 @@ class ResultsCollector:
         """
         if hasattr(self.config, "workerinput") or self.config.option.collectonly:
             return
-        used = {topic for i in session.items if isinstance(i, ClaimItem) for topic in topics_used(i.claim)}
+        used = {topic for i in session.items if isinstance(i, ClaimItem) for topic in i.claim.topics}
         if used:
-            self.implementations = checked_implementations(lambda adapter: bool(capabilities(adapter) & used))
+            self.implementations = checked_implementations(lambda adapter: bool(capabilities(adapter) & used), used)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "call":
@@ -381,8 +372,9 @@ class ResultsCollector:
             return
         named = {run.implementation for r in self.records for run in r.of(Run) if not run.reference}
         if not self.implementations and named:
+            used = {topic for record in self.records for topic in record.topics}
             self.implementations = checked_implementations(
-                lambda adapter: adapter.name in named or is_reference(adapter)
+                lambda adapter: adapter.name in named or is_reference(adapter), used or None
             )
         seed = self.config.getoption("hypothesis_seed", None)
         derandomized = settings().derandomize

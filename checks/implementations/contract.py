@@ -46,23 +46,28 @@ LENGTH, LONGER = 300, 320
 in bfloat16 then differs from one formed in float32), and a longer one called in between."""
 
 
-def checked_implementations(wanted: Callable[[Any], bool] = lambda adapter: True) -> list[ImplementationRecord]:
+def checked_implementations(
+    wanted: Callable[[Any], bool] = lambda adapter: True, topics: Iterable[str] | None = None
+) -> list[ImplementationRecord]:
     """The contract and fingerprint of every registered implementation ``wanted`` keeps (a run's: those offering a
-    topic its claims use, or named by its runs), in the registry's order."""
+    topic its claims use, or named by its runs), in the registry's order, for ``topics`` alone (None: every topic
+    each offers)."""
     from checks.implementations.registry import implementations
 
-    return [checked(adapter) for adapter in implementations() if wanted(adapter)]
+    return [checked(adapter, topics) for adapter in implementations() if wanted(adapter)]
 
 
-_CHECKED: dict[int, tuple[Any, ImplementationRecord]] = {}
-"""Per adapter (by id, the adapter kept so that the id is not reused): its record, checked once per process."""
+_CHECKED: dict[tuple[int, frozenset[str] | None], tuple[Any, ImplementationRecord]] = {}
+"""Per adapter (by id, the adapter kept so that the id is not reused) and topics: its record, checked once per
+process."""
 
 
-def checked(adapter: Any) -> ImplementationRecord:
-    """The adapter's contract record, checked on first use in this process (before any claim calls it)."""
-    key = id(adapter)
+def checked(adapter: Any, topics: Iterable[str] | None = None) -> ImplementationRecord:
+    """The adapter's contract record for ``topics`` (None: all it offers), checked on first use in this process
+    (before any claim calls it)."""
+    key = (id(adapter), None if topics is None else frozenset(topics))
     if key not in _CHECKED:
-        _CHECKED[key] = (adapter, check_implementation(adapter))
+        _CHECKED[key] = (adapter, check_implementation(adapter, key[1]))
     return _CHECKED[key][1]
 
 
@@ -97,14 +102,16 @@ def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None
     return None
 
 
-def check_implementation(adapter: Any) -> ImplementationRecord:
-    """Contract and fingerprint of one registered adapter; nothing it does escapes as an exception."""
+def check_implementation(adapter: Any, topics: Iterable[str] | None = None) -> ImplementationRecord:
+    """Contract and fingerprint of one registered adapter, for the ``topics`` a run uses of those it offers (None:
+    all); nothing it does escapes as an exception."""
     started = time.perf_counter()
+    offered = capabilities(adapter)
     record = ImplementationRecord(
         name=str(adapter.name),
         reference=is_reference(adapter),
         backend=backend_name(adapter),
-        capabilities=sorted(capabilities(adapter)),
+        capabilities=sorted(offered if topics is None else offered & set(topics)),
         missing=_missing(adapter),
         domain="",
         checked=0,

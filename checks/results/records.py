@@ -163,7 +163,8 @@ class Environment:
     hypothesis_profile: str
     hypothesis_seed: str
     sandbox: str
-    """How the lesson's code was confined on this machine (checks.implementations.sandbox.isolation)."""
+    """How document code was confined on this machine (checks.implementations.sandbox.isolation); empty where the
+    run used no document code."""
     shard: str = ""
     """"G/N" when this run was shard G of N of the catalog (pytest-split's --group G --splits N); "" otherwise."""
     repository: str = ""
@@ -202,6 +203,8 @@ class ClaimRecord:
     """The correction the claim file proposes (checks.errata): shown when the verdict is refuted or qualified."""
     control: str = ""
     """For a control, the reading the document does not make and why it must be refuted (checks.Claim.control)."""
+    topics: list[str] = field(default_factory=list)
+    """The topics its evidence examines implementations of (``uses=``): the implementations page shows these."""
 
     @property
     def corrects(self) -> Quote | None:

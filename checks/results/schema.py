@@ -1,6 +1,6 @@
 """The JSON Schema of results files, generated from the typed records, and validation against it.
 
-``python -m checks.results.schema --write`` (a developer's command of this package's checkout) rewrites
+``python -m checks.engine.developer schema`` (a developer's command of this package's checkout) rewrites
 checks/results/schema.json (results files) and checks/results/mutants.schema.json (mutation results) from the records
 (the evidence kinds loaded: this package imports none); a test fails while the committed files differ from what the
 records generate.
@@ -149,16 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["--validate"]:
         return _validate([Path(name) for name in arguments[1:]])
-    if arguments == ["--write"]:
-        from checks.engine.api import checkout
-
-        if checkout() is None:
-            print("error: the schemas belong to theory-claims's checkout, not to an install", file=sys.stderr)
-            return 2
-        import checks.evidence  # noqa: F401  (the evidence kinds, whose records the schema describes)
-
-        return write_schemas()
-    print("usage: python -m checks.results.schema --validate RESULTS.json ... | --write", file=sys.stderr)
+    print(
+        "usage: python -m checks.results.schema --validate RESULTS.json ... (to rewrite the schema files, in the "
+        "package's checkout: python -m checks.engine.developer schema)",
+        file=sys.stderr,
+    )
     return 2
 
 
