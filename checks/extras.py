@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 import types
 from functools import cache
 from typing import Any
@@ -72,9 +73,21 @@ class _Absent(types.ModuleType):
         raise MissingExtra(self.__name__)
 
 
+class _Deferred(types.ModuleType):
+    """Stands for an installed module of an extra until its first use, which imports it: torch costs a second at
+    start-up, which a run whose claims never call it (proofs, NumPy checks) should not pay."""
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(importlib.import_module(self.__name__), name)
+        setattr(self, name, value)  # later uses read it directly
+        return value
+
+
 def optional(module: str) -> Any:
-    """``module`` imported, or a stand-in whose every use raises MissingExtra: for modules of the core path that
-    use an extra in some functions only (the torch backend, the torch implementations)."""
+    """``module`` (imported at its first use), or a stand-in whose every use raises MissingExtra: for modules of the
+    core path that use an extra in some functions only (the torch backend, the torch implementations)."""
     if not installed(module.split(".")[0]):
         return _Absent(module)
-    return importlib.import_module(module)
+    if module in sys.modules:
+        return sys.modules[module]
+    return _Deferred(module)

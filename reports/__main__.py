@@ -50,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         help="do not merge the results files measured elsewhere (evidence in [tool.theory-claims], reports/evidence)",
     )
     parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="evaluate every claim; by default a claim whose file, documents, settings and tool did not change since "
+        "the results file was written keeps its record (the pages say which, and when each was made)",
+    )
+    parser.add_argument(
         "--baseline",
         type=Path,
         help="an earlier results file: the site gains changes.html and changes.md, what this run changed against it",
@@ -76,7 +82,7 @@ def _report(args: argparse.Namespace, out: Path) -> int:
     if not sources:
         out.mkdir(parents=True, exist_ok=True)
         sources = [out / "results.json"]
-        status = run_claims(out, args.pytest_args)
+        status = run_claims(out, args.pytest_args if args.fresh else ["--reuse", *args.pytest_args])
         if status == 2:
             return status
         if not args.no_evidence:

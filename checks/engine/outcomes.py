@@ -9,6 +9,7 @@ reads that record instead of evaluating again.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from filelock import FileLock
@@ -17,16 +18,20 @@ from checks.claim import Claim
 from checks.engine.discovery import find_claim
 from checks.engine.evaluate import dependency_of, evaluate, implementations_run
 from checks.engine.limits import longest_time_limit
+from checks.engine.reuse import Earlier, claim_key
 from checks.evidence import Dependency
+from checks.implementations.registry import implementations
 from checks.results.codec import from_json, to_json
 from checks.results.records import ClaimRecord
 
 
 class Outcomes:
-    """The records of one run, by claim id."""
+    """The records of one run, by claim id; with ``earlier``, a claim whose inputs did not change is taken from it
+    (checks.engine.reuse)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, earlier: Earlier | None = None) -> None:
         self.folder = folder
+        self.earlier = earlier
         self._records: dict[str, ClaimRecord] = {}
         self._evaluating: list[str] = []
         self.evaluated: list[str] = []
@@ -49,11 +54,22 @@ class Outcomes:
         directory = claim.origin.parent if claim.origin else None
         self._evaluating.append(claim.id)
         try:
+            dependencies = [self._key_of(d, directory) for d in claim.depends]
+            key = claim_key(claim, dependencies, (adapter.name for adapter in implementations()))
+            if self.earlier is not None and (found := self.earlier.reusable(claim.id, key)) is not None:
+                return found
             record = evaluate(claim, lambda claim_id: self.dependency(claim_id, directory))
         finally:
             self._evaluating.pop()
         self.evaluated.append(claim.id)
-        return record
+        return replace(record, key=key)
+
+    def _key_of(self, claim_id: str, directory: Path | None) -> str:
+        """A dependency's key; one that cannot be found or evaluated is said so (its claim then says why)."""
+        try:
+            return self.record(find_claim(claim_id, directory)).key
+        except Exception as error:  # the evaluation that follows reports it as the claim's error
+            return f"unresolved {claim_id}: {type(error).__name__}"
 
     def _shared(self, claim: Claim) -> ClaimRecord:
         assert self.folder is not None

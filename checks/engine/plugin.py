@@ -27,6 +27,7 @@ from checks.engine.evaluate import broken_file
 from checks.engine.limits import time_limit
 from checks.engine.memory import release_freed_memory
 from checks.engine.outcomes import Outcomes
+from checks.engine.reuse import Earlier, repository_digest
 from checks.engine.threads import share_cores
 from checks.evidence import kinds
 from checks.extras import MissingExtra
@@ -70,6 +71,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--implementation-claims",
         action="store_true",
         help="run only the claims that examine implementations (a check with uses=, a probe of the adapters)",
+    )
+    group.addoption(
+        "--reuse",
+        action="store_true",
+        help="take a claim's record from the results file already there when nothing it depends on changed "
+        "(its file, the repository's other Python files, the documents it quotes, the settings, the tool); "
+        "`theory-claims report` passes it unless --fresh",
     )
     group.addoption(
         "--memory-limit",
@@ -121,7 +129,9 @@ def pytest_configure(config: pytest.Config) -> None:
     memory_limit.configure(config)
     share_cores(getattr(config, "workerinput", None))
     coverage = Coverage(config)
-    config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage))
+    repository_digest.cache_clear()  # read once per run (pytester runs several in one process)
+    earlier = Earlier(Path(config.getoption("--results"))) if config.getoption("--reuse") else None
+    config.stash[OUTCOMES] = Outcomes(_shared_folder(config, coverage), earlier)
     config.pluginmanager.register(coverage, "theory-claims-coverage")
     config.pluginmanager.register(ResultsCollector(config, coverage), "theory-claims-results")
 

@@ -205,6 +205,11 @@ class ClaimRecord:
     """For a control, the reading the document does not make and why it must be refuted (checks.Claim.control)."""
     topics: list[str] = field(default_factory=list)
     """The topics its evidence examines implementations of (``uses=``): the implementations page shows these."""
+    key: str = ""
+    """The digest of what this record depends on (checks.engine.reuse): a later run may reuse it while it holds."""
+    reused: bool = False
+    """Taken from an earlier run whose inputs were the same (``theory-claims report``); ``date`` says when it was
+    made."""
 
     @property
     def corrects(self) -> Quote | None:
