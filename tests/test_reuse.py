@@ -9,7 +9,7 @@ import pytest
 
 from checks import config
 
-CLAIM = '''
+CLAIM = """
 import sympy as sp
 
 from checks import Claim, Document
@@ -28,7 +28,7 @@ claim = Claim(
 def _(p):
     a = sp.Symbol("a", real=True)
     p.decide(sp.sin(a) ** 2 + sp.cos(a) ** 2, {one})
-'''
+"""
 POST = "# Post\n\n## Results\n\nThe first identity holds.\n\nThe second identity holds.\n"
 
 
@@ -116,4 +116,3 @@ def test_the_pages_name_the_reused_records(repository):
     assert "Reused: 2 of 2 claim(s)" in index
     page = (site / "claims" / "post.first.html").read_text(encoding="utf-8")
     assert "(reused: this run kept the record made then" in page
-
