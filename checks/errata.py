@@ -24,7 +24,7 @@ Severity = Literal["error", "condition", "precision", "implementation", "note"]
 SEVERITIES: dict[str, str] = {
     "error": "false as stated: a reader who believes it is misled",
     "condition": "true only under a condition that a reader of the document meets and the sentence leaves out",
-    "precision": "true in exact arithmetic; fails only in low precision or at extreme positions",
+    "precision": "true in exact arithmetic; fails only in low precision or at extreme inputs",
     "implementation": "true of what the text presents; an implementation (the document's code, a size the text "
     "never uses) departs from it",
     "note": "a remark for the record; no change to the sentence is proposed",

@@ -1,5 +1,6 @@
-"""theory-claims report (python -m reports): run the repository's claims, then build the static site in its
-output folder (``out`` in ``[tool.theory-claims]``, default reports/html/; checks.config).
+"""theory-claims report: run the repository's claims, then build the static site in its output folder.
+
+The folder is ``out`` in ``[tool.theory-claims]`` (default reports/html/).
 
 Arguments after ``--`` go to pytest (e.g. ``python -m reports -- -k rope``).
 Exit status: 0 built and every claim as expected; 1 built, but some claim differs from
@@ -95,9 +96,13 @@ def _report(args: argparse.Namespace, out: Path) -> int:
         return 2
     print(f"report: {index} ({time.perf_counter() - started:.2f} s)")
     if args.browser:
-        from reports.browser import check_site
+        from reports.browser import BrowserUnavailable, check_site
 
-        problems = check_site(out, out / "screenshots")
+        try:
+            problems = check_site(out, out / "screenshots")
+        except BrowserUnavailable as error:
+            print(f"browser: not checked: {error}", file=sys.stderr)
+            return status or 1
         for problem in problems:
             print(f"browser: {problem}", file=sys.stderr)
         print(f"browser: {len(problems)} problem(s); screenshots in {out / 'screenshots'}")

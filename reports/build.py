@@ -122,7 +122,8 @@ def build_site(
         unreadable=unreadable,
         **common,
     )
-    pages[Path("glossary.html")] = _render(env, "glossary.html.j2", root="", terms=glossary.TERMS, **common)
+    terms = glossary.used(pages.values())
+    pages[Path("glossary.html")] = _render(env, "glossary.html.j2", root="", terms=terms, **common)
     pages[Path(search.PAGE)] = _render(
         env,
         "search.html.j2",

@@ -28,14 +28,14 @@ def missing() -> str | None:
     if not CHROMIUM.is_file():
         return (
             f"Chromium is not installed at {CHROMIUM}. Install Debian's package as root: `{INSTALL}` "
-            "(or `python -m reports.chromium --install`; tox's tests environment and .ci/run do this)."
+            "(or `python -m reports.chromium --install`)."
         )
     try:
         import playwright  # noqa: F401
     except ImportError:
         from checks.extras import line
 
-        return f"Playwright for Python is missing: {line('browser')} (or run the tests through tox)."
+        return f"Playwright for Python is missing: {line('browser')}."
     return None
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from checks.errata import SEVERITIES
 
 TERMS: dict[str, str] = {
@@ -18,8 +21,9 @@ TERMS: dict[str, str] = {
         "simplifications and hoping; unknown is never shown as proved."
     ),
     "Groebner reduction": (
-        "The decision procedure used for identities with sin and cos: rewrite both sides using only "
-        "sin² + cos² = 1 until nothing more can be rewritten; if the difference becomes 0, the identity holds."
+        "The decision procedure for polynomial identities (a sin and a cos of one angle enter as two variables tied "
+        "by sin² + cos² = 1): rewrite both sides by the relations until nothing more can be rewritten; if the "
+        "difference becomes 0, the identity holds."
     ),
     "certificate": (
         "What a proof leaves behind so that anyone can check it again by multiplying out, without trusting "
@@ -50,3 +54,18 @@ TERMS: dict[str, str] = {
     "pair (i)": "Entries 2i and 2i+1 of a position vector: one sin and one cos, a clock hand turning at ω_i.",
 }
 """Each term with its meaning, in the order the page lists them."""
+ALWAYS = ("proved", "holds", "qualified", "refuted", "broken", "out-of-scope", "erratum", "tolerance", "dtype")
+"""Terms the glossary gives whatever the site shows (the verdicts, and what every numeric run speaks of)."""
+
+
+def used(pages: Iterable[str]) -> dict[str, str]:
+    """The terms the site's pages use (and ALWAYS): a glossary of a repository without sweeps, experiments or
+    position vectors does not explain them."""
+    text = " ".join(re.sub(r"<[^>]+>", " ", page) for page in pages).lower()
+    return {
+        term: meaning
+        for term, meaning in TERMS.items()
+        if term in ALWAYS
+        or term.startswith("severity: ")
+        or re.search(rf"(?<!\w){re.escape(term.lower())}(?!\w)", text)
+    }

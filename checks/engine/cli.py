@@ -1,4 +1,4 @@
-"""theory-claims: the claims of one repository (the one it is run in; checks.config), from the first to the report.
+"""theory-claims: the claims of one repository (the one it is run in), from the first to the report.
 
     theory-claims init DOCUMENT [--id ID]   a [tool.theory-claims] table, sources/ with DOCUMENT, a first claim
     theory-claims new ID --document DOC --section SECTION --quote TEXT [--title T] [--statement S]
@@ -295,7 +295,7 @@ AGAINST = "against"
 """The column of the run ``--against`` names."""
 REPEATING = (
     "claims made only of seeded, untimed experiments (--skip-repeating-claims): they give the same numbers "
-    "whatever the Hypothesis seed, and every other run of the catalog decides them"
+    "whatever the Hypothesis seed, and every other run decides them"
 )
 
 

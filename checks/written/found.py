@@ -67,6 +67,8 @@ COPIED = re.compile(r"(?<![A-Za-z_^])[A-Za-z](?: [A-Za-z]){2,}(?![A-Za-z_])")
 rendered page, whose letters came apart (the known loss a plain-text formula is reported for)."""
 INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 LATEX_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+URL = re.compile(r"(?:https?|ftp)://[^\s)>\]]+|\]\([^)\s]*\)")
+"""An address, and a Markdown link's target: 'id=SygkZ3MTJE' in a query string is no equation."""
 HIDDEN = ("code", "front-matter", "markup")
 """The blocks of a marked-up document that hold no formula a reader sees as math."""
 
@@ -171,6 +173,7 @@ def _marked_up(document: str, text: str, suffix: str) -> Iterator[Formula]:
     visible = _blanked(text, [(b.start, b.end) for b in blocks if b.kind in HIDDEN])
     hidden = INLINE_CODE if suffix == ".md" else LATEX_COMMENT
     visible = _blanked(visible, [m.span() for m in hidden.finditer(visible)])
+    visible = _blanked(visible, [m.span() for m in URL.finditer(visible)])
     starts = [0, *(m.end() for m in re.finditer("\n", text))]
     for match in DELIMITED.finditer(visible):
         inner = next(name for name in ("display", "bracket", "paren", "body", "inline") if match.group(name))
@@ -225,19 +228,19 @@ PROSE_WORD = re.compile(r"[A-Za-z]{2,}[,.;:]?")
 
 def _after_prose(left: str) -> str:
     """The end of ``left`` after its last run of two prose words ('we use d_k' → 'd_k')."""
-    words = left.split(" ")
+    words = list(re.finditer(r"\S+", left))
     for at in range(len(words) - 1, 0, -1):
-        if PROSE_WORD.fullmatch(words[at]) and PROSE_WORD.fullmatch(words[at - 1]):
-            return " ".join(words[at + 1 :])
+        if PROSE_WORD.fullmatch(words[at].group()) and PROSE_WORD.fullmatch(words[at - 1].group()):
+            return left[words[at].end() :].strip()
     return left
 
 
 def _before_prose(right: str) -> str:
     """The start of ``right`` before its first run of two prose words ('8 parallel attention layers' → '8')."""
-    words = right.split(" ")
+    words = list(re.finditer(r"\S+", right))
     for at in range(len(words) - 1):
-        if PROSE_WORD.fullmatch(words[at]) and PROSE_WORD.fullmatch(words[at + 1]):
-            return " ".join(words[:at])
+        if PROSE_WORD.fullmatch(words[at].group()) and PROSE_WORD.fullmatch(words[at + 1].group()):
+            return right[: words[at].start()].rstrip()
     return right
 
 

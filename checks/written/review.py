@@ -53,7 +53,7 @@ def review_document(document: str) -> list[Formula]:
 
 def review_text(document: str, text: str, code: frozenset[str] = frozenset()) -> list[Formula]:
     """Every formula of ``text`` (``code``: the lines that are code, never read as formulas), reviewed."""
-    formulas = list(found(document, text, code))
+    formulas = sorted(found(document, text, code), key=lambda formula: formula.line)
     for formula in formulas:
         read(formula)
     definitions = _definitions(formulas)
