@@ -59,7 +59,7 @@ class Erratum:
 
     severity: Severity
     problem: str
-    """One line, in English: what is wrong, or which condition the sentence needs."""
+    """One line, in English: what is wrong, or which condition the sentence needs (the claim page, implementers)."""
     wording: str = ""
     """The quoted span as it could read instead, in the document's language; it may hold line breaks where the
     quoted span does, or where a note goes on a line of its own (required for a reader's erratum;
@@ -70,6 +70,9 @@ class Erratum:
     also: dict[str, str] = field(default_factory=dict)
     """Other sentences the claim quotes that make the same point, each with its wording ("" where the point is
     worded at another place): one idea, one caveat wherever a document says it."""
+    reader_problem: str = ""
+    """``problem`` for the document's reader, in the document's language (one line, its figures from the run as in
+    ``problem``): what the document's errata show. Empty: ``problem`` is shown."""
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -81,6 +84,8 @@ class Erratum:
             )
         if not self.problem.strip() or "\n" in self.problem:
             raise ValueError(f"erratum problem must be one non-empty line, not {self.problem!r}")
+        if "\n" in self.reader_problem:
+            raise ValueError(f"erratum reader_problem must be one line, not {self.reader_problem!r}")
 
     def corrections(self, first_quote: str) -> list[tuple[str, str]]:
         """(sentence, wording) for every sentence it corrects: the one it names (else ``first_quote``, the claim's
@@ -100,7 +105,7 @@ class Erratum:
     def fields(self) -> list[str]:
         """The names of the run's values its texts cite (ValueError for a malformed or attribute field; a claim
         checks this when it is declared, before any run). A filled erratum's text is final and not parsed again."""
-        texts = (self.problem, self.wording, *self.also.values())
+        texts = (self.problem, self.reader_problem, self.wording, *self.also.values())
         return sorted({name for text in texts for name in fields(text)})
 
     def filled(self, values: Mapping[str, Any]) -> Erratum:
@@ -108,6 +113,7 @@ class Erratum:
         return replace(
             self,
             problem=fill(self.problem, values),
+            reader_problem=fill(self.reader_problem, values),
             wording=fill(self.wording, values),
             also={sentence: fill(wording, values) for sentence, wording in self.also.items()},
         )

@@ -130,7 +130,7 @@ MARKDOWN_HEADING = re.compile(r"(#{1,6})\s")
 NUMBERED_HEADING = re.compile(r"(\d+(?:\.\d+)*)\.?\s")
 
 
-def _rank(line: str) -> tuple[str, int] | None:
+def heading_rank(line: str) -> tuple[str, int] | None:
     """A structural heading's kind and level ('#', 2 for '## …'; '1.', 2 for '3.1 …'); None for any other line."""
     stripped = line.strip()
     if len(stripped) > HEADING_LENGTH:
@@ -144,7 +144,7 @@ def _rank(line: str) -> tuple[str, int] | None:
 
 def is_heading_line(line: str) -> bool:
     """Whether a line of plain text is a structural heading (``## …``, ``2.1 …``)."""
-    return _rank(line) is not None
+    return heading_rank(line) is not None
 
 
 def section_spans(text: str, section: str, document: str = "") -> list[tuple[int, int]]:
@@ -168,10 +168,10 @@ def section_spans(text: str, section: str, document: str = "") -> list[tuple[int
     for number, line in enumerate(lines):
         if line.strip() != section.strip():
             continue
-        rank, end = _rank(line), len(text)
+        rank, end = heading_rank(line), len(text)
         if rank is not None:
             for later in range(number + 1, len(lines)):
-                other = _rank(lines[later])
+                other = heading_rank(lines[later])
                 if other is not None and other[0] == rank[0] and other[1] <= rank[1]:
                     end = starts[later]
                     break
@@ -190,7 +190,7 @@ def section_of(text: str, quote: str, document: str = "") -> str | None:
     if marked := _marked_headings(text, document):
         above = [block.title for block in marked if block.start <= max(at, 0)]
         return above[-1] if above else None
-    above = [line.strip() for line in text[: max(at, 0)].splitlines() if _rank(line) is not None]
+    above = [line.strip() for line in text[: max(at, 0)].splitlines() if heading_rank(line) is not None]
     return above[-1] if above else None
 
 

@@ -37,6 +37,12 @@ claim = Claim(
             "every reordering keeps the roles ({pair_roles}; {orders_roles}) and the meaning; a pair whose modifiers "
             "describe another noun once reordered shows it ('큰 고양이의 작은 집' / '작은 고양이의 큰 집')."
         ),
+        reader_problem=(
+            "예문이 보여 주려는 것을 보여 주지 못합니다. 한국어에서는 조사가 누가 무엇을 하는지를 정하므로, "
+            "어순을 바꿔도 역할({pair_roles}; {orders_roles})과 뜻이 그대로입니다. 어순을 바꾸면 꾸밈을 받는 "
+            "명사가 달라지는 예('큰 고양이의 작은 집' / '작은 고양이의 큰 집')라야 어순이 뜻을 바꾼다는 점이 "
+            "드러납니다."
+        ),
         wording='A: "큰 고양이의 작은 집" B: "작은 고양이의 큰 집"',
         also={
             QUESTION: "이것은 아래 두 표현 중 어느 것일까요?",

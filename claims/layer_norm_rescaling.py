@@ -34,6 +34,11 @@ claim = Claim(
             "(torch's default 1e-5), a case of variance 1 scaled by 0.01 comes out {at_hundredth:.1%} smaller, "
             "scaled by 0.001 at {at_thousandth:.0%} of its size."
         ),
+        reader_problem=(
+            "스케일 불변성은 ε이 없을 때만 정확합니다. 구현이 분산에 더하는 ε(torch 기본값 1e-5)이 있으면, "
+            "분산이 1인 입력을 0.01배 하면 출력이 {at_hundredth:.1%} 작아지고, 0.001배 하면 원래 크기의 "
+            "{at_thousandth:.0%}가 됩니다."
+        ),
         wording=(
             "Furthermore, layer normalization is invariant to re-scaling of individual training cases whose variance "
             "stays well above the ε added to it, because the normalization scalars μ and σ in Eq. (3) only depend on "

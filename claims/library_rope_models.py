@@ -43,6 +43,11 @@ in_llama = Claim(
             "True for LLaMA (in the transformers library it has no position table and rotates queries and keys); "
             "ChatGPT's architecture is not published, so a reader is told as fact what no one outside can check."
         ),
+        reader_problem=(
+            "LLaMA에 대해서는 맞습니다(transformers 라이브러리의 LLaMA에는 위치 표가 없고 query와 key를 "
+            "회전합니다). 하지만 ChatGPT의 구조는 공개되지 않았으므로, 외부에서 확인할 수 없는 내용을 사실처럼 "
+            "전하게 됩니다."
+        ),
         wording="LLaMA 등 공개된 최신 LLM에서 널리 사용",
     ),
     expect="qualified",

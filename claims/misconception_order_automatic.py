@@ -24,6 +24,12 @@ claim = Claim(
             "outputs with no position encoding ('I love you' and 'you love I' differ by "
             "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word)."
         ),
+        reader_problem=(
+            "오해 1, 2, 5는 모든 토큰이 다른 모든 토큰을 보는 셀프 어텐션에서만 맞습니다. 디코더의 causal "
+            "mask(GPT처럼 각 토큰이 앞 토큰만 보는 방식)를 쓰면 위치 인코딩 없이도 순서가 출력에 드러납니다('I "
+            "love you'와 'you love I'는 평균 풀링 후 {mean_pooling_difference:.3f}, 단어 하나에서는 최대 "
+            "{per_word_difference:.3f}만큼 다릅니다)."
+        ),
         wording=(
             "token 순서는 attention에서 자동 반영된다고 생각한다\n"
             "※ 첫째·둘째·다섯째 항목이 오해인 것은 모든 토큰이 서로를 보는 Self-Attention의 경우다. GPT처럼 앞 "

@@ -31,6 +31,11 @@ claim = Claim(
             "which document 000 itself describes (BERT, GPT-2), are trained parameters ({trainable_parameters:,} in "
             "a BERT-base-sized table, and one training step moves them)."
         ),
+        reader_problem=(
+            "사인 함수 방식처럼 고정된 인코딩에서만 오해입니다. 문서 000도 소개하는 학습형 위치 임베딩(BERT, "
+            "GPT-2)은 학습되는 파라미터입니다(BERT-base 크기의 표에 {trainable_parameters:,}개가 있고, 한 번의 "
+            "학습 단계로 값이 바뀝니다)."
+        ),
         wording=(
             "sin/cos positional encoding을 학습되는 파라미터라고 생각한다 (BERT·GPT-2의 학습 가능한 위치 임베딩은 "
             "실제로 학습되는 파라미터다)"

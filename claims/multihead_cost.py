@@ -30,6 +30,11 @@ claim = Claim(
             "The weights and multiply-adds of h heads of width d/h equal one head's of width d; the softmax does not: "
             "h·n² exponentials against n² ({exponentials_h16:,} at h = 16 against {exponentials_h1:,} at n = 128)."
         ),
+        reader_problem=(
+            "너비 d/h인 head h개의 가중치와 곱셈-덧셈 수는 너비 d인 head 하나와 같지만, softmax는 다릅니다. 지수 "
+            "계산이 n²번이 아니라 h·n²번입니다(n = 128에서 h = 16이면 {exponentials_h16:,}번, h = 1이면 "
+            "{exponentials_h1:,}번)."
+        ),
         wording=(
             "Due to the reduced dimension of each head, the total computational cost is similar to that of "
             "single-head attention with full dimensionality: the same weights and multiply-adds, and h times the "

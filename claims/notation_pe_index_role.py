@@ -33,6 +33,11 @@ claim = Claim(
             "dimension 2i+1, so i runs over 0 … d/2 − 1. Read as a dimension index, i reaches dimension "
             "{largest_dimension} at d = {d} and the exponent 2i/d reaches {largest_exponent:.3f}."
         ),
+        reader_problem=(
+            "i는 차원의 번호가 아니라 sin/cos 쌍의 번호입니다. 공식은 sin을 2i번 차원에, cos를 2i+1번 차원에 "
+            "두므로 i는 0부터 d/2 − 1까지입니다. i를 차원 번호로 읽으면 d = {d}에서 {largest_dimension}번 "
+            "차원까지 가고, 지수 2i/d는 {largest_exponent:.3f}까지 커집니다."
+        ),
         wording="i : 차원 쌍의 index (0 ≤ i < d/2, 2i번 차원은 sin, 2i+1번 차원은 cos)",
         point="pair-index",
     ),

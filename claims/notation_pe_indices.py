@@ -36,6 +36,11 @@ claim = Claim(
             "stops at d_model/2 − 1), but the line calls it the dimension index, and the document's code uses i for "
             "the even dimension itself ({code_exponent}, i = {code_values}): a reader meets two meanings of i."
         ),
+        reader_problem=(
+            "i는 sin/cos 쌍의 번호입니다(공식은 sin을 2i번, cos를 2i+1번 차원에 두고, 범위도 d_model/2 − 1에서 "
+            "끝납니다). 그런데 이 줄은 i를 차원 인덱스라고 부르고, 문서의 코드는 i를 짝수 차원 번호 자체로 "
+            "씁니다({code_exponent}, i = {code_values}). 독자는 i의 두 가지 뜻을 만나게 됩니다."
+        ),
         wording=(
             "• •$i$: 차원 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$). 아래 코드의 변수 i는 짝수 차원 "
             "번호, 즉 공식의 2i"

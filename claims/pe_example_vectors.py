@@ -49,6 +49,10 @@ claim = Claim(
             "says: the third entry of PE(1) is {d_model_64[2]} at the lesson's d_model = 64 and {d_model_512[2]} at "
             "512."
         ),
+        reader_problem=(
+            "출력된 벡터는 d_model = {fits[0]}일 때만 공식의 값과 같은데, 설명 어디에도 이 조건이 없습니다. "
+            "레슨의 d_model = 64에서 PE(1)의 세 번째 값은 {d_model_64[2]}, 512에서는 {d_model_512[2]}입니다."
+        ),
         wording=(
             "3. Positional Encoding 더하기 (예시 값은 d_model = {fits[0]} 기준):\n"
             "   ※ 위 코드(d_model = 64)로 출력하면 위치1은 [{pe1_at_64}, ...]로 세 번째 값부터 다릅니다."

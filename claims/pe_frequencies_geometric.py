@@ -39,6 +39,11 @@ claim = Claim(
             "{d_model_512:.0f} at d_model = 512, 2π × {d_model_64:.0f} at 64 (demo 2) and 2π × {d_model_16:.0f} at "
             "16 (demo 4)."
         ),
+        reader_problem=(
+            "가장 느린 주기는 2π·10000^(1 − 2/d_model)이며, d_model이 클 때만 2π × 10000에 가깝습니다. d_model = "
+            "512에서는 2π × {d_model_512:.0f}, 64(데모 2)에서는 2π × {d_model_64:.0f}, 16(데모 4)에서는 2π × "
+            "{d_model_16:.0f}입니다."
+        ),
         wording=(
             "주기는 $2\\pi/\\omega_i = 2\\pi\\cdot 10000^{{2i/d_{{model}}}}$로, 가장 빠른 시계의 $2\\pi \\approx "
             "6.3$칸부터 가장 느린 시계의 $2\\pi\\cdot 10000^{{1-2/d_{{model}}}}$칸까지 기하급수로 "

@@ -36,6 +36,12 @@ claim = Claim(
             "d_model = 512 (the finding gives the ratios); the original Transformer multiplies the embeddings by "
             "√d_model before adding PE."
         ),
+        reader_problem=(
+            "PE의 길이는 단어와 상관없이 √(d_model/2)이므로, 임베딩 값이 1 정도의 크기일 때만 두 크기가 "
+            "비슷합니다. 실제 모델이 쓰는 작은 초기값(BERT와 GPT-2의 N(0, 0.02²))이면 d_model = 512에서 PE가 "
+            "임베딩을 압도합니다(비율은 발견 사항에 있습니다). 원래 Transformer는 PE를 더하기 전에 임베딩에 "
+            "√d_model을 곱합니다."
+        ),
         wording=(
             "→ 임베딩 원소가 ±1 정도 크기라면 스케일이 비슷해 단순히 더해도(+) 한쪽이 압도하지 않음. 임베딩을 작게 "
             "초기화하면(예: 표준편차 0.02) 그대로 더할 때 PE 쪽이 훨씬 큼. 원논문은 임베딩에 √d_model을 곱한 뒤 PE를 "

@@ -33,6 +33,10 @@ claim = Claim(
             "The re-scaling invariance is exact only without ε: with the ε an implementation adds (torch's default "
             "1e-5), a row of mean square 1 scaled by 0.001 comes out at {at_thousandth:.0%} of its size."
         ),
+        reader_problem=(
+            "스케일 불변성은 ε이 없을 때만 정확합니다. 구현이 더하는 ε(torch 기본값 1e-5)이 있으면, 제곱평균이 "
+            "1인 행을 0.001배 하면 출력이 원래 크기의 {at_thousandth:.0%}가 됩니다."
+        ),
         wording=(
             "RMSNorm regularizes the summed inputs to a neuron in one layer according to root mean square (RMS), "
             "giving the model re-scaling invariance property (for inputs whose mean square stays well above the ε "

@@ -34,6 +34,11 @@ claim = Claim(
             "half of all steps (d 64: 32,614 rises over distances 0–65,535, the first at 11) and stops falling "
             "after about 100 (d 64), 1,000 (d 128) and 10,000 (d 256)."
         ),
+        reader_problem=(
+            "RoFormer의 상한은 대략적인 윤곽으로만, 그것도 중간 거리까지만 줄어듭니다. 전체 단계의 약 절반에서 "
+            "오히려 커지고(d 64: 거리 0–65,535에서 32,614번 커지며 첫 증가는 거리 11), 거리 약 100(d 64), "
+            "1,000(d 128), 10,000(d 256)을 넘으면 더 줄지 않습니다."
+        ),
         wording=(
             "Notably, RoPE comes with valuable properties such as flexibility of being expand to any sequence "
             "lengths, inter-token dependency whose upper bound decays (as an envelope, not monotonically) with "

@@ -26,6 +26,11 @@ claim = Claim(
             "reaches never receives a gradient and keeps its random initial value (the finding compares a learned "
             "table with the sinusoidal one at seen and unseen positions in a small model)."
         ),
+        reader_problem=(
+            "학습 데이터가 닿는 위치에서만 학습됩니다. 어떤 학습 시퀀스도 닿지 않는 표의 행은 기울기를 받지 못해 "
+            "처음의 무작위 값 그대로 남습니다(발견 사항은 작은 모델에서 학습된 표와 사인 함수 표를 본 위치와 "
+            "보지 못한 위치에서 비교합니다)."
+        ),
         wording=(
             "학습 과정에서 위치 표현을 데이터로부터 배움 (단, 표 크기를 넘는 위치는 표현할 수 없고, 학습 중 거의 "
             "나오지 않은 위치의 벡터는 제대로 학습되지 않음)"

@@ -25,6 +25,12 @@ rope = Claim(
             "model trained at length 12 here loses accuracy at 4× the length (the finding gives the drop and its "
             "interval)."
         ),
+        reader_problem=(
+            "실험으로 뒷받침되지 않습니다. RoPE만으로는 학습 길이를 넘어서 정확도가 유지되지 않습니다. 긴 문맥 "
+            "모델은 position interpolation(Chen et al. 2023) 같은 변경을 더해서야 길이를 늘립니다. 여기서 길이 "
+            "12로 학습한 1층 RoPE 모델도 4배 길이에서 정확도가 떨어집니다(떨어진 폭과 구간은 발견 사항에 "
+            "있습니다)."
+        ),
         wording="학습 때보다 긴 입력에서는 성능이 떨어지기 쉬움 (긴 문맥에 쓰려면 위치 보간 같은 보정이 필요함)",
     ),
     expect="refuted",

@@ -15,7 +15,8 @@ from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
-from reports import documents, errata, formatting, glossary, mathml, search, views
+from checks.written.surface import blemishes
+from reports import documents, errata, errata_words, formatting, glossary, mathml, search, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 from reports.precision import precision_views
 
@@ -95,6 +96,10 @@ def build_site(
             "document.html.j2",
             root="../",
             corrections=corrections[info.name],
+            errata_summary=errata.summary(corrections[info.name], info.lang),
+            said=errata_words.words(info.lang),
+            also_said=errata.also_said,
+            seen=blemishes(info.name, info.text) if info.text is not None else [],
             erratum_anchors=errata.anchors(corrections[info.name]),
             corrections_downloads=errata.downloads(info.name),
             formulas=errata.formulas(info.name, info.text) if info.text is not None else [],
@@ -133,7 +138,9 @@ def build_site(
         csp=search.csp(CSP),
         **common,
     )
-    pages.update({Path(path): text for path, text in errata.files(corrections, notes).items()})
+    languages = {info.name: info.lang for info in infos}
+    seen = {info.name: blemishes(info.name, info.text) if info.text is not None else [] for info in infos}
+    pages.update({Path(path): text for path, text in errata.files(corrections, notes, languages, seen).items()})
     if changes is not None:
         pages[Path("changes.md")] = changes.markdown()
         pages[Path("changes.html")] = _render(

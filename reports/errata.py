@@ -2,7 +2,7 @@
 
 A claim that declares an erratum (checks.errata) for a sentence of a document makes a row. A reader's erratum
 (error, condition) goes to the document's errata: one row per sentence, errata of several claims that make one
-point merged into one row naming each place, most serious first, then by where the sentence stands. An
+point merged into one row naming each place, in the document's line order (severity is a mark on each row). An
 implementer's (precision, implementation, note) goes to the implementers' list on the implementations page, never
 counted as a sentence to fix. Beside the site, each document's errata are written as Markdown and CSV (UTF-8 with a
 byte-order mark, so that spreadsheets read Korean right), all of them as JSON, and the implementers' list as
@@ -18,9 +18,13 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import cache
 
+import checks.config as config
 import checks.written as written
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
+from checks.segmentation import language_of
 from checks.sources import Quote, section_of
+from checks.written.surface import Blemish
+from reports.errata_words import ENGLISH, Words, words
 from reports.model import ClaimView, Site, document_slug
 
 FOLDER = "errata"
@@ -74,6 +78,17 @@ class ErratumRow:
             found = ((f"formula, line {line}" if line else "formulas as written", self.page),)
         return found
 
+    @property
+    def changed(self) -> tuple[Place, ...]:
+        """The places to change: those with a wording (all of them where none has one: each still needs fixing)."""
+        worded = tuple(place for place in self.places if place.wording)
+        return worded or self.places
+
+    @property
+    def repeated(self) -> tuple[Place, ...]:
+        """The places that make the same point as a changed one, with no wording of their own ("also says it")."""
+        return tuple(place for place in self.places if place not in self.changed)
+
     def unchanged(self, place: Place) -> str:
         """What a place without a wording says: the wording of another place makes the point, or none was checked."""
         if place.wording:
@@ -108,11 +123,7 @@ def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRo
     claimed = _rows(site, texts, FOR_READERS)
     for name, text in texts.items():
         if text is not None:
-            claimed[name] = _numbered(
-                sorted(
-                    claimed[name] + as_written(site, name, text), key=lambda r: (rank(r.severity), r.position, r.claims)
-                )
-            )
+            claimed[name] = _numbered(sorted(claimed[name] + as_written(site, name, text), key=_in_line_order))
     return claimed
 
 
@@ -137,15 +148,12 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             if quote.document == name and (formula.span in quote.text or quote.text in formula.span)
         ]
         section = quoting[0][1].section if quoting else section_of(text, formula.span, name) or ""
-        kinds = " and ".join(dict.fromkeys(p.kind for p in formula.problems))
         rows.append(
             ErratumRow(
                 document=name,
                 severity="error",
                 verdict="",
-                problem=f"As written (line {formula.line}), the formula {kinds}: "
-                + "; ".join(p.detail for p in formula.problems)
-                + ".",
+                problem=_as_written_problem(formula, language_of(text, config.current().language)),
                 places=(Place(section, formula.span, formula.corrected_span, position, formula.line),),
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
@@ -154,6 +162,16 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             )
         )
     return rows
+
+
+def _as_written_problem(formula: written.Formula, language: str) -> str:
+    """What the reader of a formula meets, in the document's language."""
+    said = [problem.said(language) for problem in formula.problems]
+    kinds = list(dict.fromkeys(kind for kind, _ in said))
+    details = "; ".join(detail for _, detail in said)
+    if language == "ko":
+        return f"{formula.line}행의 이 식은 {', '.join(kinds)}: {details}."
+    return f"As written (line {formula.line}), the formula {' and '.join(kinds)}: {details}."
 
 
 def for_implementers(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
@@ -203,7 +221,12 @@ def _merged(entries: list[_Entry]) -> list[ErratumRow]:
                 claim_pages=tuple(_unique(f"claims/{e.claim.slug}.html" for e in group)),
             )
         )
-    return sorted(rows, key=lambda r: (rank(r.severity), r.position, r.claims))
+    return sorted(rows, key=_in_line_order)
+
+
+def _in_line_order(row: ErratumRow) -> tuple[int, int, tuple[str, ...]]:
+    """Where the row's first place stands in its document (an author edits top to bottom), then severity."""
+    return (row.position if row.position >= 0 else 1 << 62, rank(row.severity), row.claims)
 
 
 def _severity(entry: _Entry) -> str:
@@ -213,8 +236,11 @@ def _severity(entry: _Entry) -> str:
 
 
 def _problem(entry: _Entry) -> str:
+    """What the row says is wrong: for a document's reader, in the document's language where the claim gives it."""
     erratum = entry.claim.record.erratum
     assert erratum is not None
+    if erratum.severity in FOR_READERS and erratum.reader_problem:
+        return erratum.reader_problem
     return erratum.problem
 
 
@@ -235,8 +261,28 @@ def anchors(rows: list[ErratumRow]) -> dict[tuple[str, str], str]:
 
 
 def counts(rows: list[ErratumRow], severities: Iterable[str] = FOR_READERS) -> dict[str, int]:
-    """Rows per severity, every step of ``severities`` present."""
-    return {severity: sum(r.severity == severity for r in rows) for severity in severities}
+    """Sentences to change per severity, every step of ``severities`` present: what the index, the document page and
+    the errata files count."""
+    return {severity: sum(len(r.changed) for r in rows if r.severity == severity) for severity in severities}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A document's errata counted once, for every place that shows them."""
+
+    changes: dict[str, int]
+    """Sentences to change, per reader severity."""
+    suggestions: int
+    also: int
+    """Places that make the same point as a changed one (named inside their suggestion)."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.changes.values())
+
+
+def tally(rows: list[ErratumRow]) -> Tally:
+    return Tally(counts(rows), len(rows), sum(len(r.repeated) for r in rows))
 
 
 def downloads(name: str) -> list[tuple[str, str]]:
@@ -248,24 +294,32 @@ def downloads(name: str) -> list[tuple[str, str]]:
 IMPLEMENTERS_DOWNLOADS = [("Markdown", f"{FOLDER}/{IMPLEMENTERS}.md"), ("CSV", f"{FOLDER}/{IMPLEMENTERS}.csv")]
 
 
-def markdown(name: str, rows: list[ErratumRow]) -> str:
-    """A document's errata as Markdown: one section per suggestion, each place with the wording to paste."""
-    lines = [f"# Errata: {name}", ""]
-    if not rows:
-        return "\n".join([*lines, "No sentence of this document misleads its reader, as far as the claims find.", ""])
-    summary = ", ".join(f"{n} {severity}" for severity, n in counts(rows).items() if n)
-    places = sum(len(r.places) for r in rows)
-    changed = sum(1 for r in rows for p in r.places if p.wording)
-    lines += [
-        f"{len(rows)} suggestion(s), most serious first ({summary}): {changed} sentence(s) to change"
-        + (f", and {places - changed} place(s) that make the same point as a changed one" if places > changed else "")
-        + ". "
-        + "; ".join(f"**{s}**: {SEVERITIES[s]}" for s in FOR_READERS)
-        + ". Precision limits and implementation notes are listed apart, for implementers.",
-        "",
-    ]
-    lines += _markdown_rows(rows)
+def markdown(name: str, rows: list[ErratumRow], language: str = "en", seen: Iterable[Blemish] = ()) -> str:
+    """A document's errata as Markdown, in the document's language and line order: a summary that counts each
+    severity, then one section per suggestion with each sentence to change and the wording to paste; last, apart,
+    what a reader sees besides sentences (``seen``)."""
+    said = words(language)
+    lines = [f"# {said.title.format(name=name)}", ""]
+    lines += [_summary(tally(rows), said), "", *_markdown_rows(rows, said=said)] if rows else [said.nothing, ""]
+    if seen := list(seen):
+        lines += [f"## {said.surface}", ""]
+        lines += [f"- {blemish.lines(language)}: {blemish.said(language)} ({blemish.text})" for blemish in seen]
+        lines.append("")
     return "\n".join(lines)
+
+
+def summary(rows: list[ErratumRow], language: str) -> str:
+    """What a document's errata count, in its language: the same figures its errata file opens with."""
+    said = words(language)
+    return _summary(tally(rows), said) if rows else said.nothing
+
+
+def _summary(counted: Tally, said: Words) -> str:
+    by_severity = ", ".join(f"{said.severity[s]} {n}" for s, n in counted.changes.items())
+    text = said.summary.format(changes=counted.total, by_severity=by_severity, suggestions=counted.suggestions)
+    text += said.repeated.format(also=counted.also) if counted.also else ""
+    meanings = "; ".join(f"**{said.severity[s]}**: {said.meaning[s]}" for s in FOR_READERS)
+    return f"{text} {meanings}. {said.apart}"
 
 
 def implementers_markdown(by_document: dict[str, list[ErratumRow]]) -> str:
@@ -284,23 +338,32 @@ def implementers_markdown(by_document: dict[str, list[ErratumRow]]) -> str:
     return "\n".join(lines)
 
 
-def _markdown_rows(rows: list[ErratumRow], level: str = "##") -> list[str]:
+def _markdown_rows(rows: list[ErratumRow], level: str = "##", said: Words = ENGLISH) -> list[str]:
     lines = []
     for number, row in enumerate(rows, 1):
-        lines += [
-            f"{level} {number}. {row.severity} · {row.shown_verdict} · " + ", ".join(f"`{c}`" for c in row.claims),
-            "",
-        ]
-        lines += [f"**Problem.** {row.problem}", ""]
-        for place in row.places:
-            where = f"Line {place.line}, section: {place.section}" if place.line else f"Section: {place.section}"
+        first = next((place.line for place in row.changed if place.line), 0)
+        at = f"{said.line.format(line=first)} · " if first else ""
+        severity = said.severity.get(row.severity, row.severity)
+        claims = ", ".join(f"`{c}`" for c in row.claims)
+        lines += [f"{level} {number}. {at}{severity} · {row.shown_verdict}" + (f" · {claims}" if claims else ""), ""]
+        lines += [f"**{said.problem}** {row.problem}", ""]
+        for place in row.changed:
+            where = said.where.format(line=place.line, section=place.section) if place.line else place.section
             lines += [where, "", *_quoted(place.sentence), ""]
             if place.wording:
-                lines += ["**Could read:**", "", *_quoted(place.wording), ""]
+                lines += [f"**{said.could_read}**", "", *_quoted(place.wording), ""]
             else:
-                lines += [f"*{row.unchanged(place).capitalize()}.*", ""]
-        lines += ["Page(s): " + ", ".join(f"{page} ({label})" for label, page in row.links), ""]
+                lines += [f"*{said.no_wording}*", ""]
+        if row.repeated:
+            lines += [also_said(row, said), ""]
+        lines += [f"{said.pages}: " + ", ".join(f"{page} ({label})" for label, page in row.links), ""]
     return lines
+
+
+def also_said(row: ErratumRow, said: Words) -> str:
+    """The line naming the places that make the same point as the row's changed ones ("also says it: lines 17, 25")."""
+    places = [said.line.format(line=place.line) if place.line else place.section for place in row.repeated]
+    return said.also.format(places=", ".join(places))
 
 
 def _quoted(text: str) -> list[str]:
@@ -317,21 +380,24 @@ COLUMNS = (
     "sentence",
     "problem",
     "wording",
+    "also_at_lines",
     "claims",
     "claim_pages",
 )
 
 
 def csv_text(rows: list[ErratumRow], document: bool = False) -> str:
-    """Errata as CSV: UTF-8 with a byte-order mark, a header row, one line per place (``suggestion`` numbers the
-    row a place belongs to); ``document`` adds the document's name as the first column."""
+    """Errata as CSV: UTF-8 with a byte-order mark, a header row, one line per sentence to change (``suggestion``
+    numbers the row it belongs to; ``also_at_lines``, the lines that make the same point); ``document`` adds the
+    document's name as the first column."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow((("document",) if document else ()) + COLUMNS)
     for number, row in enumerate(rows, 1):
-        for place in row.places:
+        also = " ".join(str(place.line) for place in row.repeated if place.line)
+        for place in row.changed:
             cells = [number, row.severity, row.shown_verdict, place.line or "", place.section, place.sentence]
-            cells += [row.problem, place.wording]
+            cells += [row.problem, place.wording, also]
             cells += [" ".join(row.claims), " ".join(page for _, page in row.links)]
             writer.writerow(([row.document] if document else []) + cells)
     return BOM + buffer.getvalue()
@@ -349,12 +415,19 @@ def json_text(by_document: dict[str, list[ErratumRow]], implementers: dict[str, 
     return json.dumps(document, indent=1, ensure_ascii=False)
 
 
-def files(by_document: dict[str, list[ErratumRow]], implementers: dict[str, list[ErratumRow]]) -> dict[str, str]:
-    """Every download, by its path in the site."""
+def files(
+    by_document: dict[str, list[ErratumRow]],
+    implementers: dict[str, list[ErratumRow]],
+    languages: dict[str, str] | None = None,
+    seen: dict[str, list[Blemish]] | None = None,
+) -> dict[str, str]:
+    """Every download, by its path in the site (each document's errata in its language, ``languages`` by name,
+    with what its reader sees besides sentences, ``seen``)."""
     written = {f"{FOLDER}/errata.json": json_text(by_document, implementers)}
     for name, rows in by_document.items():
         (_, as_markdown), (_, as_csv) = downloads(name)
-        written[as_markdown] = markdown(name, rows)
+        language = (languages or {}).get(name, "en")
+        written[as_markdown] = markdown(name, rows, language, (seen or {}).get(name, []))
         written[as_csv] = csv_text(rows)
     (_, as_markdown), (_, as_csv) = IMPLEMENTERS_DOWNLOADS
     written[as_markdown] = implementers_markdown(implementers)

@@ -224,7 +224,7 @@ def test_the_sentences_of_one_erratum_make_one_row_each_with_its_line(tmp_path):
     lines = [text[: text.index(p["sentence"])].count("\n") + 1 for p in row["places"]]
     assert [p["line"] for p in row["places"]] == lines
     markdown = (tmp_path / "html" / "errata" / "002_86fa32f25d4c4c54.md").read_text(encoding="utf-8")
-    assert f"Line {lines[0]}, section:" in markdown
+    assert f"{lines[0]}행, 「" in markdown, "a Korean document's errata file speaks Korean"
 
 
 CONTRADICTING = [
@@ -297,7 +297,7 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
         for row in rows:
             assert row["claim_pages"] or row["page"], f"{name}: a row with no page: {row['problem']}"
     markdown = (tmp_path / "html" / "errata" / "000_1100ff0056b332e7.md").read_text(encoding="utf-8")
-    assert "Page(s): \n" not in markdown and "Page(s): documents/000_1100ff0056b332e7.html#formula-311" in markdown
+    assert "근거: \n" not in markdown and "근거: documents/000_1100ff0056b332e7.html#formula-311" in markdown
     page = (tmp_path / "html" / "documents" / "000_1100ff0056b332e7.html").read_text(encoding="utf-8")
     assert 'id="formula-311"' in page and 'href="../documents/000_1100ff0056b332e7.html#formula-311"' in page
 

@@ -113,7 +113,7 @@ def test_each_documents_errata_section_and_its_downloads_load_in_chromium(contex
             csv_rows = (site / "errata" / f"{name}.csv").read_text(encoding="utf-8").strip().splitlines()[1:]
             assert rows == len(csv_rows), name
             markdown = (site / "errata" / f"{name}.md").read_text(encoding="utf-8")
-            assert markdown.startswith(f"# Errata: {name}.txt")
+            assert markdown.startswith(f"# 정오표: {name}.txt"), "a Korean document's errata speak Korean"
             for link in section.locator("a[download]").all():
                 target = (site / "documents" / link.get_attribute("href")).resolve()
                 assert target.is_file(), target

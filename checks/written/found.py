@@ -76,10 +76,37 @@ HIDDEN = ("code", "front-matter", "markup")
 @dataclass(frozen=True)
 class Problem:
     """What a reader of the formula meets: ``kind`` (does not parse, does not render, disagrees with its
-    definition, false as written) and what is wrong, in words."""
+    definition, false as written) and what is wrong, in words: English, and Korean for a Korean document's
+    errata."""
 
     kind: str
     detail: str
+    korean: str = ""
+
+    def said(self, language: str) -> tuple[str, str]:
+        """(kind, detail) in ``language`` (English where it has no text in that language)."""
+        if language == "ko" and self.korean:
+            return KINDS_KOREAN.get(self.kind, self.kind), self.korean
+        return self.kind, self.detail
+
+
+KINDS_KOREAN = {
+    "does not parse": "읽히지 않습니다",
+    "does not render": "제대로 표시되지 않습니다",
+    "disagrees with its definition": "문서의 정의와 맞지 않습니다",
+    "disagrees with the notation": "문서의 표기와 맞지 않습니다",
+    "false as written": "쓰인 대로는 틀립니다",
+}
+"""What a reader meets, as a Korean predicate ("이 식은 …")."""
+ESCAPES_KOREAN = {
+    "t": "탭",
+    "f": "폼 피드",
+    "b": "백스페이스",
+    "r": "캐리지 리턴",
+    "n": "줄바꿈",
+    "v": "수직 탭",
+    "a": "벨 문자",
+}
 
 
 @dataclass
@@ -145,7 +172,11 @@ def _plain_text(document: str, text: str, code: frozenset[str]) -> Iterator[Form
             if "$" in rest:
                 formula = Formula(document, number, line.strip(), latex=True, span=line.strip())
                 formula.problems.append(
-                    Problem("does not render", "an unmatched $: the rest of the line is set as math")
+                    Problem(
+                        "does not render",
+                        "an unmatched $: the rest of the line is set as math",
+                        "짝이 없는 $ 때문에 줄의 나머지가 수식으로 조판됩니다",
+                    )
                 )
                 yield formula
             continue
@@ -263,10 +294,16 @@ def read(formula: Formula) -> None:
                 f"`{word}{{` is `\\{command(word)}{{`, its `\\{command(word)[0]}` read as a {ESCAPES[command(word)[0]]}"
                 for word in dict.fromkeys(lost)
             )
+            korean = ", ".join(
+                f"`{word}{{`는 원래 `\\{command(word)}{{`인데 `\\{command(word)[0]}`가 "
+                f"{ESCAPES_KOREAN[command(word)[0]]}로 읽혔습니다"
+                for word in dict.fromkeys(lost)
+            )
             formula.problems.append(
                 Problem(
                     "does not render",
                     f"{said} by a string escape: the page shows the letters of the command's name in italics",
+                    f"문자열 이스케이프 때문에 {korean}. 페이지에는 명령 이름의 글자가 기울어진 수식 문자로 나옵니다",
                 )
             )
         words = NON_ASCII_LETTERS.findall(TEXT_BODY.sub(" ", source))
@@ -278,6 +315,9 @@ def read(formula: Formula) -> None:
                     + ", ".join(dict.fromkeys(words))
                     + ") are set as symbols, their spaces"
                     " dropped",
+                    "수식 모드에서 \\text{} 밖에 있는 낱말("
+                    + ", ".join(dict.fromkeys(words))
+                    + ")은 기호로 조판되어 띄어쓰기가 사라집니다",
                 )
             )
         if bare := BARE_FUNCTIONS.findall(source):
@@ -286,10 +326,15 @@ def read(formula: Formula) -> None:
                 " (\\sin, \\cos set them upright)"
             )
         if failure := unrenderable(source):
-            formula.problems.append(Problem("does not render", failure))
+            formula.problems.append(Problem("does not render", *failure))
     elif commands := re.findall(r"\\[A-Za-z]+", source):
+        typed = ", ".join(dict.fromkeys(commands))
         formula.problems.append(
-            Problem("does not render", "LaTeX outside $…$ is shown as typed: " + ", ".join(dict.fromkeys(commands)))
+            Problem(
+                "does not render",
+                f"LaTeX outside $…$ is shown as typed: {typed}",
+                f"$…$ 밖의 LaTeX({typed})는 입력한 글자 그대로 보입니다",
+            )
         )
     try:
         formula.parsed = parse(source, latex=formula.latex)
@@ -300,31 +345,46 @@ def read(formula: Formula) -> None:
             return
         spaced = ", ".join(dict.fromkeys(m.group(0) for m in COPIED.finditer(source)))
         formula.problems.insert(
-            0, Problem("does not parse", f"copied from a rendered formula, its letters spaced out ({spaced}): {error}")
+            0,
+            Problem(
+                "does not parse",
+                f"copied from a rendered formula, its letters spaced out ({spaced}): {error}",
+                f"렌더링된 수식을 복사하면서 글자가 띄어졌고({spaced}), "
+                f"{error.column}번째 글자부터 식으로 읽을 수 없습니다",
+            ),
         )
 
 
-def unrenderable(latex: str) -> str:
-    """Why no LaTeX renderer can set ``latex`` (braces, ``\\left``/``\\right`` or environments that do not pair up);
-    empty when it is well formed as far as that goes."""
+def unrenderable(latex: str) -> tuple[str, str] | None:
+    """Why no LaTeX renderer can set ``latex`` (braces, ``\\left``/``\\right`` or environments that do not pair up),
+    in English and Korean; None when it is well formed as far as that goes."""
     bare = re.sub(r"\\\\|\\[{}$%&#_]", "", latex)
     depth = 0
     for character in bare:
         depth += {"{": 1, "}": -1}.get(character, 0)
         if depth < 0:
-            return "a closing brace } with no opening one"
+            return "a closing brace } with no opening one", "닫는 중괄호 }에 짝이 되는 여는 중괄호가 없습니다"
     if depth:
-        return f"{depth} opening brace{'s' if depth > 1 else ''} {{ never closed"
+        plural = "s" if depth > 1 else ""
+        return f"{depth} opening brace{plural} {{ never closed", f"여는 중괄호 {{ {depth}개가 닫히지 않습니다"
     lefts, rights = len(re.findall(r"\\left(?![A-Za-z])", bare)), len(re.findall(r"\\right(?![A-Za-z])", bare))
     if lefts != rights:
-        return f"{lefts} \\left against {rights} \\right: each \\left needs its \\right"
+        return (
+            f"{lefts} \\left against {rights} \\right: each \\left needs its \\right",
+            f"\\left {lefts}개에 \\right {rights}개: \\left마다 짝이 되는 \\right가 있어야 합니다",
+        )
     opened: list[str] = []
     for kind, name in re.findall(r"\\(begin|end)\{([^{}]*)\}", bare):
         if kind == "begin":
             opened.append(name)
         elif not opened or opened.pop() != name:
-            return f"\\end{{{name}}} does not close the environment opened before it"
-    return f"\\begin{{{opened[-1]}}} is never ended" if opened else ""
+            return (
+                f"\\end{{{name}}} does not close the environment opened before it",
+                f"\\end{{{name}}}가 앞에서 연 환경을 닫지 않습니다",
+            )
+    if opened:
+        return f"\\begin{{{opened[-1]}}} is never ended", f"\\begin{{{opened[-1]}}}이 끝나지 않습니다"
+    return None
 
 
 def command(word: str) -> str:

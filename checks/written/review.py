@@ -95,6 +95,8 @@ def _ordinal(formula: Formula, first_position: tuple[int, int] | None) -> None:
                     "disagrees with the notation",
                     f"positions count from {first} (line {line}), so the {ordinal}th position is pos = {ordinal - 1}, "
                     f"not {ordinal}",
+                    f"위치는 {first}부터 셉니다({line}행). 따라서 {ordinal}번째 위치는 pos = {ordinal - 1}이고 "
+                    f"{ordinal}이 아닙니다",
                 )
             )
             formula.status = formula.problems[0].kind
@@ -201,15 +203,19 @@ def _against_definition(
     if not disagreements:
         return "parsed (no definition to compare)"
     definition, value = disagreements[0]
-    witness = _witness(value - rhs)
+    witness = korean_witness = _witness(value - rhs)
     if witness:
         point = _point(value - rhs)
-        witness += f": {sympy.N(value.subs(point), 6)} against {sympy.N(rhs.subs(point), 6)}"
+        values = sympy.N(value.subs(point), 6), sympy.N(rhs.subs(point), 6)
+        witness += f": {values[0]} against {values[1]}"
+        korean_witness += f"에서 {values[0]} 대 {values[1]}"
     formula.problems.append(
         Problem(
             "disagrees with its definition",
             f"by the definition on line {definition.line}, {_shown(lhs)} = {_shown(value)}, not {_shown(rhs)}"
             + (f" (at {witness})" if witness else ""),
+            f"{definition.line}행의 정의에 따르면 {_shown(lhs)} = {_shown(value)}이며 {_shown(rhs)}가 아닙니다"
+            + (f"({korean_witness})" if korean_witness else ""),
         )
     )
     return formula.problems[-1].kind
@@ -236,7 +242,13 @@ def _identity(formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr, symbols: dict[
         return "parsed (an equation in " + ", ".join(sorted(map(str, difference.free_symbols))) + ", not an identity)"
     witness = _witness(difference)
     if witness:
-        formula.problems.append(Problem("false as written", f"{_shown(lhs)} ≠ {_shown(rhs)} at {witness}"))
+        formula.problems.append(
+            Problem(
+                "false as written",
+                f"{_shown(lhs)} ≠ {_shown(rhs)} at {witness}",
+                f"{witness}에서 {_shown(lhs)} ≠ {_shown(rhs)}",
+            )
+        )
         return formula.problems[-1].kind
     return "parsed (not decided)"
 
@@ -248,7 +260,14 @@ def _approximately(formula: Formula, lhs: sympy.Expr, rhs: sympy.Expr) -> str:
     decimals = 0 if written.is_Integer else len(str(sympy.N(written, 15)).rstrip("0").partition(".")[2])
     if round(float(sympy.N(lhs, 30)), decimals) == round(float(sympy.N(rhs, 30)), decimals):
         return f"holds ({_shown(lhs)} = {sympy.N(lhs, 4)})"
-    formula.problems.append(Problem("false as written", f"{_shown(lhs)} = {sympy.N(lhs, 4)}, not ≈ {_shown(rhs)}"))
+    value = sympy.N(lhs, 4)
+    formula.problems.append(
+        Problem(
+            "false as written",
+            f"{_shown(lhs)} = {value}, not ≈ {_shown(rhs)}",
+            f"{_shown(lhs)} = {value}이므로 ≈ {_shown(rhs)}가 아닙니다",
+        )
+    )
     return formula.problems[-1].kind
 
 

@@ -1,0 +1,89 @@
+"""The words of a document's errata file and errata table, in the document's language (English, or Korean for a
+Korean document): an author reads the whole file in the language they wrote in. The implementers' list stays
+English."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a reader's errata say besides each row's own problem and wording."""
+
+    title: str
+    nothing: str
+    severity: dict[str, str]
+    """Each reader severity's name."""
+    meaning: dict[str, str]
+    """What each reader severity means."""
+    summary: str
+    """``{changes}`` sentences to change (``{by_severity}``), ``{suggestions}`` suggestions, in line order."""
+    repeated: str
+    """``{also}`` places that make the same point as a changed one."""
+    apart: str
+    where: str
+    """``{line}`` and ``{section}`` of a place."""
+    problem: str
+    could_read: str
+    also: str
+    """The places that make the same point, ``{places}``."""
+    line: str
+    """A place's line, ``{line}``."""
+    no_wording: str
+    pages: str
+    columns: tuple[str, str, str, str, str]
+    """The errata table's headers: severity, the sentence, what is wrong, could read, evidence."""
+    surface: str
+    """The heading of the short list of what a reader sees besides sentences (checks.written.surface)."""
+
+
+ENGLISH = Words(
+    title="Errata: {name}",
+    nothing="No sentence of this document misleads its reader, as far as the claims find.",
+    severity={"error": "error", "condition": "condition"},
+    meaning={
+        "error": "false as stated: a reader who believes it is misled",
+        "condition": "true only under a condition that a reader of the document meets and the sentence leaves out",
+    },
+    summary="{changes} sentence(s) to change ({by_severity}), in {suggestions} suggestion(s), in the document's "
+    "line order.",
+    repeated=" {also} other place(s) that make the same point are named in the suggestion they belong to.",
+    apart="Precision limits and implementation notes are listed apart, for implementers.",
+    where="Line {line}, section: {section}",
+    problem="Problem.",
+    could_read="Could read:",
+    also="Also says it: {places}.",
+    line="line {line}",
+    no_wording="No corrected wording could be checked: the problem says what to change.",
+    pages="Evidence",
+    columns=("severity", "the sentence", "what is wrong", "could read", "evidence"),
+    surface="What a reader sees besides sentences",
+)
+KOREAN = Words(
+    title="정오표: {name}",
+    nothing="이 문서에서 독자를 오해하게 하는 문장은 찾지 못했습니다.",
+    severity={"error": "오류", "condition": "조건 누락"},
+    meaning={
+        "error": "틀린 진술입니다. 그대로 믿으면 오해하게 됩니다",
+        "condition": "독자가 마주치는 조건에서만 참인데, 문장이 그 조건을 말하지 않습니다",
+    },
+    summary="고칠 문장 {changes}개({by_severity}), 제안 {suggestions}건을 문서의 줄 순서대로 정리했습니다.",
+    repeated=" 같은 점을 다른 곳에서 다시 말하는 {also}곳은 해당 제안 안에 함께 적었습니다.",
+    apart="정밀도 한계와 구현 관련 메모는 구현자용 목록에 따로 있습니다.",
+    where="{line}행, 「{section}」",
+    problem="문제.",
+    could_read="고친 문장:",
+    also="같은 점을 말하는 곳: {places}.",
+    line="{line}행",
+    no_wording="검증된 고친 문장이 없습니다. 위의 문제를 보고 고쳐 주세요.",
+    pages="근거",
+    columns=("심각도", "문장", "문제", "고친 문장", "근거"),
+    surface="문장 밖에서 독자가 보는 것",
+)
+BY_LANGUAGE = {"en": ENGLISH, "ko": KOREAN}
+
+
+def words(language: str) -> Words:
+    """The errata's words in ``language`` (English for a language they are not written in)."""
+    return BY_LANGUAGE.get(language, ENGLISH)

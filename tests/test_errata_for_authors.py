@@ -1,0 +1,93 @@
+"""Errata an author edits from (issue 62): in the document's language, in the document's line order, counted alike
+on the index, the document page and the files; and, apart, what a reader sees besides sentences."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from checks.engine.discovery import claim_files, load_claims
+from checks.errata import fields
+from checks.sources import document_text
+from checks.written.surface import blemishes
+from reports.build import build_site
+from tests.report_fixtures import write_fixture_results
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+LESSON_000, LESSON_002 = "000_1100ff0056b332e7.txt", "002_86fa32f25d4c4c54.txt"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("authors")
+    cpu, cuda = write_fixture_results(folder / "results")
+    build_site([cpu, cuda], folder / "html", say=lambda _: None)
+    return folder / "html"
+
+
+@pytest.mark.parametrize("path", claim_files(), ids=lambda p: p.name)
+def test_a_readers_erratum_of_a_korean_document_says_its_problem_in_korean_with_the_runs_figures(path):
+    for claim in load_claims(path):
+        erratum = claim.erratum
+        if erratum is None or not erratum.for_readers or not claim.quotes:
+            continue
+        if not HANGUL.search(document_text(claim.quotes[0].document)):
+            continue
+        assert HANGUL.search(erratum.reader_problem), f"{claim.id}: no Korean reader_problem"
+        assert set(fields(erratum.reader_problem)) == set(fields(erratum.problem)), (
+            f"{claim.id}: the Korean problem cites other figures than the English one"
+        )
+
+
+def test_the_errata_file_runs_in_line_order_and_counts_what_the_page_and_index_count(site):
+    rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"][LESSON_000]
+    starts = [min((p["position"] for p in r["places"] if p["position"] >= 0), default=1 << 62) for r in rows]
+    assert starts == sorted(starts), "an author edits top to bottom"
+    markdown = (site / "errata" / "000_1100ff0056b332e7.md").read_text(encoding="utf-8")
+    assert markdown.startswith("# 정오표: 000_1100ff0056b332e7.txt")
+    counted = re.search(r"고칠 문장 (\d+)개\(([^)]*)\), 제안 (\d+)건", markdown)
+    assert counted, markdown[:400]
+    changes, by_severity, suggestions = int(counted.group(1)), counted.group(2), int(counted.group(3))
+    assert suggestions == len(rows) and changes == sum(
+        1 for r in rows for p in r["places"] if p["wording"] or not any(q["wording"] for q in r["places"])
+    )
+    table = list(csv.DictReader(io.StringIO((site / "errata" / "000_1100ff0056b332e7.csv").read_text("utf-8")[1:])))
+    assert len(table) == changes, "one CSV line per sentence to change"
+    page = (site / "documents" / "000_1100ff0056b332e7.html").read_text(encoding="utf-8")
+    assert f"고칠 문장 {changes}개({by_severity})" in page
+    index = (site / "index.html").read_text(encoding="utf-8")
+    severity_counts = [int(n) for n in re.findall(r"(\d+)", by_severity)]
+    row = re.search(r'href="documents/000_1100ff0056b332e7.html#errata".*?</tr>', index, re.S)
+    assert row and [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', row.group(0))] == severity_counts
+
+
+def test_a_formula_as_written_is_explained_in_the_documents_language(site):
+    rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"][LESSON_000]
+    (escaped,) = [r for r in rows if r["finding"] and any(p["line"] == 311 for p in r["places"])]
+    assert escaped["problem"].startswith("311행의 이 식은 제대로 표시되지 않습니다: 문자열 이스케이프 때문에")
+
+
+def test_what_a_reader_sees_besides_sentences_is_listed_apart():
+    said = {b.korean.split(":")[0]: b for b in blemishes(LESSON_000, document_text(LESSON_000))}
+    doubled = next(b for key, b in said.items() if "글머리 기호" in key)
+    assert doubled.places[0] == (7, 11) and "목록 항목 36개" in doubled.korean
+    assert any(b.text == "실행복사" and b.places == ((124, 124),) for b in said.values())
+    (run_on,) = blemishes(LESSON_002, document_text(LESSON_002))
+    assert run_on.places[:3] == ((21, 21), (65, 65), (81, 81)), "a note run into the display formula on its line"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("# Title\n\n## Empty\n\n## Full\n\nText.\n", [("a heading with nothing under it", 3)]),
+        ("# Title\n\nText.\n\n---\n\n- item\n- - doubled\n", [("doubled bullets", 8)]),
+        ("# Title\n\n## Parent\n\n### Child\n\nText.\n", []),
+    ],
+)
+def test_a_markdown_documents_surface(text, expected):
+    found = [(b.english.split(":")[0], b.first) for b in blemishes("post.md", text)]
+    assert found == expected
