@@ -124,7 +124,7 @@ class Rows:
                     beyond[row] = True
         finally:
             self.taken, self.named = taken, None
-        if beyond.all():
+        if len(batch) and beyond.all():
             self.rejected()
             raise BeyondResolution(f"all {len(batch)} rows")
         if (dropped | beyond).any():

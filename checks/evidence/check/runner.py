@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import math
 import time
@@ -266,10 +267,11 @@ def _attempt(
     when only whether it fails matters): under Hypothesis, each input it draws added to ``record``; or, given
     ``replay``, on those inputs in order, without Hypothesis, stopped once the property has rejected more than
     ``rejections_allowed`` of them (None: no limit)."""
-    inner, kept = check.test, check.settings or settings.default
+    kept = check.settings or settings.default
     planned = kept.max_examples + len(inputs.examples) if (inputs := inputs_of(check.test)) else kept.max_examples
     trial = Trial(run, xp, adapter, domain, Plan(check.false_alarm, planned))
     attempt = Attempt(trial)
+    inner = _uncounted_beyond_resolution(check.test, trial)
     batch = batch_size(kept.max_examples) if check.batched else 1
     # a failing batch is reported at its failing row (Trial); shrinking 100 examples one by one would cost
     # thousands of calls
@@ -286,9 +288,6 @@ def _attempt(
         except UnsatisfiedAssumption:
             trial.rejected()
             raise
-        except BeyondResolution:
-            trial.rejected()  # no example, and no assume: Hypothesis goes on drawing
-            return None
         except Exception as error:
             with contextlib.suppress(AttributeError):
                 error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
@@ -325,6 +324,22 @@ def _attempt(
         attempt.failure = failure
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
     return attempt
+
+
+def _uncounted_beyond_resolution(test: Callable[..., Any], trial: Trial) -> Callable[..., Any]:
+    """``test`` with an example beyond the dtype's resolution (BeyondResolution) not counted and not rejected:
+    Hypothesis goes on drawing instead of filtering (kept apart from ``recording``, whose source seeds the
+    derandomized draws)."""
+
+    @functools.wraps(test)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return test(*args, **kwargs)
+        except BeyondResolution:
+            trial.rejected()
+            return None
+
+    return counted
 
 
 def _call_each(
