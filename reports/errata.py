@@ -23,9 +23,10 @@ import checks.written as written
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
 from checks.segmentation import language_of
 from checks.sources import Quote, section_of
+from checks.written.conventions import Disagreement, disagreements
 from checks.written.surface import Blemish
 from reports.errata_words import ENGLISH, Words, words
-from reports.model import ClaimView, Site, document_slug
+from reports.model import ClaimView, Site, document_slug, short_name
 
 FOLDER = "errata"
 """The downloads' folder in the site."""
@@ -66,7 +67,9 @@ class ErratumRow:
     such a row has no verdict (no claim decided it) and names the claims that quote the formula."""
 
     page: str = ""
-    """Where a row that no claim makes is shown: its formula on the document's page, relative to the site's root."""
+    """Where a row that no claim makes is shown (its formula on the document's page, relative to the site's root)."""
+    page_label: str = ""
+    """What that link says (default: the formula's line)."""
 
     @property
     def links(self) -> tuple[tuple[str, str], ...]:
@@ -75,7 +78,7 @@ class ErratumRow:
         found = tuple(zip(self.claims, self.claim_pages, strict=True))
         if not found and self.page:
             line = next((place.line for place in self.places if place.line), 0)
-            found = ((f"formula, line {line}" if line else "formulas as written", self.page),)
+            found = ((self.page_label or (f"formula, line {line}" if line else "formulas as written"), self.page),)
         return found
 
     @property
@@ -121,10 +124,50 @@ def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRo
     """Each document's errata for its readers (``texts``: the documents' texts by name, None where unreadable):
     the claims' and the formulas' as written."""
     claimed = _rows(site, texts, FOR_READERS)
-    for name, text in texts.items():
-        if text is not None:
-            claimed[name] = _numbered(sorted(claimed[name] + as_written(site, name, text), key=_in_line_order))
+    readable = {name: text for name, text in texts.items() if text is not None}
+    counted = {d.counting.document: d for d in disagreements(readable)}
+    for name, text in readable.items():
+        rows = claimed[name] + as_written(site, name, text)
+        if name in counted:
+            rows.append(_counting_row(counted[name], text))
+        claimed[name] = _numbered(sorted(rows, key=_in_line_order))
     return claimed
+
+
+def _counting_row(found: Disagreement, text: str) -> ErratumRow:
+    """A document that counts positions from another place than the other documents (checks.written.conventions)."""
+    own, usual = found.counting, found.others[0].first
+    korean = language_of(text, config.current().language) == "ko"
+    quoted = own.evidence.splitlines()[0]
+    if korean:
+        others = ", ".join(f"{short_name(o.document)} {o.line}행 '{o.evidence.splitlines()[0]}'" for o in found.others)
+        problem = (
+            f"이 문서는 위치를 {own.first}부터 셉니다({own.line}행 '{quoted}'). 다른 레슨은 {usual}부터 셉니다"
+            f"({others}). 공식의 pos도 {usual}부터 시작하므로, 이 예를 {usual}부터 적어야 레슨들이 서로 맞습니다."
+        )
+    else:
+        others = ", ".join(
+            f"{short_name(o.document)} line {o.line}: '{o.evidence.splitlines()[0]}'" for o in found.others
+        )
+        problem = (
+            f"This document counts positions from {own.first} (line {own.line}: '{quoted}'); the other documents "
+            f"count from {usual} ({others}). Their formulas' pos starts at {usual}: written from {usual}, the example "
+            "agrees with them."
+        )
+    other = found.others[0]
+    section = section_of(text, own.evidence, own.document) or ""
+    return ErratumRow(
+        document=own.document,
+        severity="condition",
+        verdict="",
+        problem=problem,
+        places=(Place(section, own.evidence, found.rewritten, own.start, own.line),),
+        claims=(),
+        claim_pages=(),
+        finding=f"counts positions from {own.first}, the other documents from {usual}",
+        page=f"documents/{document_slug(other.document)}.html",
+        page_label=f"{short_name(other.document)}, line {other.line}",
+    )
 
 
 @cache

@@ -248,6 +248,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "_"
 
 
+HASHED_NAME = re.compile(r"(\d{3})_[0-9a-f]{16}\.txt")
+
+
+def short_name(name: str) -> str:
+    """The label pages give a document: "000" for one named "000_<hash>.txt", else its file name (a .txt one
+    without its suffix)."""
+    found = HASHED_NAME.fullmatch(name)
+    return found.group(1) if found else name.removesuffix(".txt")
+
+
 def document_slug(name: str) -> str:
     return slug(name.removesuffix(".txt"))
 

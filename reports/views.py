@@ -15,9 +15,8 @@ from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
 from checks.sources import Citation, Quote
 from reports import documents, figures, mathml
-from reports.model import ClaimView, Shown, Site, Source, document_slug
+from reports.model import ClaimView, Shown, Site, Source, document_slug, short_name
 
-HASHED_NAME = re.compile(r"(\d{3})_[0-9a-f]{16}\.txt")
 """Documents named by a number and a hash (as this repository's lessons are)."""
 
 
@@ -34,8 +33,7 @@ class DocumentInfo:
     def short(self) -> str:
         """The label the index gives it: "000" for a document named "000_<hash>.txt", else its file name (a .txt
         one without its suffix)."""
-        found = HASHED_NAME.fullmatch(self.name)
-        return found.group(1) if found else self.name.removesuffix(".txt")
+        return short_name(self.name)
 
     @property
     def lang(self) -> str:

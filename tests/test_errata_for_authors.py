@@ -91,3 +91,19 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
 def test_a_markdown_documents_surface(text, expected):
     found = [(b.english.split(":")[0], b.first) for b in blemishes("post.md", text)]
     assert found == expected
+
+
+def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the_others(site):
+    """Issue 62, item 4: 001 maps token1 to pos 1 where 000's notation and 002 count from 0."""
+    from checks.written.conventions import disagreements
+
+    texts = {name: document_text(name) for name in (LESSON_000, "001_53050abb35828e70.txt", LESSON_002)}
+    (found,) = disagreements(texts)
+    assert found.counting.document == "001_53050abb35828e70.txt" and found.counting.first == 1
+    assert found.rewritten == "token1 -> pos 0\ntoken2 -> pos 1\ntoken3 -> pos 2"
+    rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
+    (row,) = [r for r in rows["001_53050abb35828e70.txt"] if r["finding"].startswith("counts positions from 1")]
+    said = "이 문서는 위치를 1부터 셉니다(80행 'token1 -> pos 1'). 다른 레슨은 0부터 셉니다(000 85행"
+    assert row["problem"].startswith(said)
+    assert row["places"][0]["wording"] == found.rewritten
+    assert not disagreements({LESSON_000: texts[LESSON_000], LESSON_002: texts[LESSON_002]}), "they agree"
