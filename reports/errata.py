@@ -258,7 +258,7 @@ def _merged(entries: list[_Entry]) -> list[ErratumRow]:
                 document=group[0].quote.document,
                 severity=_severity(group[0]),
                 verdict=str(group[0].claim.verdict),
-                problem=" ".join(_unique(_problem(e) for e in group)),
+                problem=_problem(group[0]),  # one point, said once: the claim whose place comes first
                 places=tuple(sorted(places.values(), key=lambda p: p.position)),
                 claims=tuple(_unique(e.claim.id for e in group)),
                 claim_pages=tuple(_unique(f"claims/{e.claim.slug}.html" for e in group)),
