@@ -19,7 +19,7 @@ from checks.attention import (
 )
 from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
-from claims.catalog.works import LESSON_000, LESSON_001
+from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 claim = Claim(
     id="attention.order-blind",
@@ -51,6 +51,7 @@ claim = Claim(
         ),
         LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
         LESSON_000.quote("위치 정보 없이는 어떤 문제가 생기나?", "모두 같은 단어 집합이므로 같은 결과가 나옵니다."),
+        LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
     ],
     erratum=Erratum(
         severity="condition",
@@ -80,6 +81,10 @@ claim = Claim(
                 "모든 토큰이 서로를 보는 Self-Attention에서는 토큰의 순서 정보가 사라집니다."
             ),
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.": "",
+            "어텐션은 단어 순서를 모릅니다.": (
+                "모든 단어 쌍을 보는 셀프 어텐션은 단어 순서를 모릅니다. (GPT처럼 앞 단어만 보도록 가린 디코더는 "
+                "위치 정보 없이도 순서를 일부 알아챕니다.)"
+            ),
         },
     ),
     expect="qualified",

@@ -28,11 +28,11 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
         (ORDER_001, "Transformer는 위치 정보를 자동으로 이해한다고 생각한다"),
         (ORDER_001, "positional encoding은 optional이라고 생각한다"),
         (ORDER_001, "token 순서는 attention에서 자동 반영된다고 생각한다"),
-    ],
-    # Document 002 says it of the attention it defines in the next paragraph, over all word pairs: proved there,
-    # with no caveat, like every sentence of that passage.
-    "attention over all word pairs does not know word order": [
         (ORDER_002, "어텐션은 단어 순서를 모릅니다."),
+    ],
+    # Document 002's passage that defines attention over all word pairs says it of that attention: proved there,
+    # with no caveat (its opening sentence says it of attention in general, and is in the group above).
+    "attention over all word pairs does not know word order": [
         (ORDER_002, "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."),
         (ORDER_002, "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다."),
     ],
@@ -94,3 +94,27 @@ def test_a_sentence_without_the_caveat_is_caught() -> None:
     caveated = signature(ORDER_000, '위치 정보가 없으면 Self-Attention은 "Bag of Words"와 같아집니다:', claims)
     plain = signature(ORDER_002, "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다.", claims)
     assert caveated[1] == {"causal-mask"} and plain[1] == frozenset() and caveated != plain
+
+
+def test_claims_that_make_one_point_give_one_verdict_in_every_document_they_quote() -> None:
+    """Issue 62, item 3: the claims sharing an erratum's point carry one idea; they expect one verdict, and each
+    document they quote gets a row of that point (a sentence they correct, not only an 'also says it')."""
+    claims = list(claims_index().values())
+    points: dict[str, list[Claim]] = {}
+    for claim in claims:
+        if claim.erratum is not None and claim.erratum.point and claim.erratum.for_readers:
+            points.setdefault(claim.erratum.point, []).append(claim)
+    assert points, "no claim shares a point"
+    for point, sharing in points.items():
+        verdicts = {str(c.expect) for c in sharing}
+        assert len(verdicts) == 1, f"point {point!r}: {sorted((c.id, str(c.expect)) for c in sharing)}"
+        quoted = {q.document for c in sharing for q in c.quotes}
+        corrected = {
+            q.document
+            for c in sharing
+            for sentence, wording in c.erratum.corrections(c.quotes[0].text)  # type: ignore[union-attr]
+            if wording
+            for q in c.quotes
+            if q.text == sentence
+        }
+        assert quoted <= corrected, f"point {point!r}: no corrected sentence in {sorted(quoted - corrected)}"
