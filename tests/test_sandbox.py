@@ -209,3 +209,30 @@ def test_what_lives_in_tmp_is_bound_back_into_the_private_tmp(monkeypatch, tmp_p
 def test_a_scripts_temporary_files_go_to_its_own_folder(mode):
     run = attack("import tempfile, os; print(tempfile.gettempdir() == os.getcwd(), tempfile.mkstemp()[1] != '')")
     assert run.stdout == "True True\n"
+
+
+def test_a_worker_lost_between_scripts_or_during_one_is_replaced_and_the_script_runs_again(mode):
+    """Issue 63: under load a worker was replaced after a script's folder was made inside its folder: the script ran
+    nowhere, and its claim read a KeyError. A folder now belongs to the call that runs it; a lost worker is replaced
+    and the script runs once more in the new one."""
+    first = attack("import numpy as np\nnp.save('out/pe.npy', np.arange(3.0))\n")
+    assert first.returncode == 0 and list(first.arrays["pe"]) == [0.0, 1.0, 2.0]
+    own = run_script.__globals__["_SANDBOX"]  # the sandbox run_script uses (the fixture's own)
+    started = own.started
+    os.killpg(own.pid, 9)  # the worker dies between two scripts, as under memory pressure
+    time.sleep(0.5)
+    again = attack("import numpy as np\nnp.save('out/pe.npy', np.arange(2.0))\n")
+    assert again.returncode == 0 and list(again.arrays["pe"]) == [0.0, 1.0]
+    assert own.started == started + 1
+    with pytest.raises(DocumentCodeError, match="the sandbox worker was lost twice: the sandbox worker ended"):
+        attack("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")  # kills its worker, and the next
+
+
+def test_a_worker_lost_twice_is_one_line_naming_both_causes(monkeypatch):
+    own = sandbox.Sandbox()
+    monkeypatch.setattr(own, "_request", lambda folder, timeout: (_ for _ in ()).throw(sandbox.WorkerLost("gone")))
+    try:
+        with pytest.raises(sandbox.SandboxError, match="lost twice: gone; then, in a new worker: gone"):
+            own.execute({"script.py": "pass"}, 5, lambda folder: None)
+    finally:
+        own.close()

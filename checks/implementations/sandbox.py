@@ -38,10 +38,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 CPU_SECONDS = 300
 """CPU time a script may use (its wall-clock timeout is set per request)."""
@@ -55,6 +56,13 @@ NOBODY = 65534
 PRELOADED = ("numpy", "torch", "matplotlib", "matplotlib.pyplot")
 CLONE_NEWNET = 0x40000000
 PR_SET_CHILD_SUBREAPER = 36
+
+
+T = TypeVar("T")
+
+
+class WorkerLost(RuntimeError):
+    """The worker ended (or stopped answering) before it answered a script: the worker's fault, not the script's."""
 
 
 class SandboxError(RuntimeError):
@@ -117,25 +125,61 @@ class Sandbox:
     def run(self, folder: Path, timeout: float) -> Outcome:
         """Run ``folder/script.py``; its output goes to stdout.txt and stderr.txt there."""
         with self._lock:
-            process = self._worker()
-            assert process.stdin is not None and process.stdout is not None
-            request = {"folder": str(folder), "timeout": timeout}
             try:
-                process.stdin.write(json.dumps(request).encode() + b"\n")
-                process.stdin.flush()
-            except BrokenPipeError:
-                self._stop()
-                raise SandboxError("the sandbox worker stopped before the script ran") from None
-            reply = _line_within(process.stdout, timeout + 30)
-            if not reply:
-                ended = process.poll()
-                self._stop()
-                how = f"ended with status {ended}" if ended is not None else "did not answer"
-                raise SandboxError(f"the sandbox worker {how} (its own errors are on stderr)")
-            answer = json.loads(reply)
-            if answer.get("timed_out"):
-                raise SandboxError(f"the document's code ran past {timeout:g} s (its processes were killed)")
-            return Outcome(int(answer["returncode"]), int(answer.get("leftovers", 0)))
+                return self._request(folder, timeout)
+            except WorkerLost as lost:
+                raise SandboxError(str(lost)) from None
+
+    def execute(
+        self, files: dict[str, str], timeout: float, read: Callable[[Path], T], folders: tuple[str, ...] = ()
+    ) -> tuple[Outcome, T]:
+        """Write ``files`` (``script.py`` among them) and ``folders`` into a new script folder of the running worker,
+        run the script there and ``read`` the folder, under one lock: no other call can replace the worker and
+        remove the folder meanwhile. A worker lost before it answers (killed, out of memory) is replaced and the
+        script runs once more in the new one; a second loss is a SandboxError naming both causes."""
+        with self._lock:
+            causes = []
+            for _ in range(2):
+                self._worker()
+                assert self.folder is not None
+                folder = Path(tempfile.mkdtemp(prefix="script-", dir=self.folder))
+                try:
+                    for name in folders:
+                        (folder / name).mkdir(parents=True, exist_ok=True)
+                    for name, text in files.items():
+                        (folder / name).write_text(text, encoding="utf-8")
+                    try:
+                        outcome = self._request(folder, timeout)
+                    except WorkerLost as lost:
+                        causes.append(str(lost))
+                        self._stop()
+                        continue
+                    return outcome, read(folder)
+                finally:
+                    shutil.rmtree(folder, ignore_errors=True)
+            raise SandboxError(f"the sandbox worker was lost twice: {causes[0]}; then, in a new worker: {causes[1]}")
+
+    def _request(self, folder: Path, timeout: float) -> Outcome:
+        """Ask the running worker (the lock held) to run ``folder/script.py``; WorkerLost if it ends first."""
+        process = self._worker()
+        assert process.stdin is not None and process.stdout is not None
+        request = {"folder": str(folder), "timeout": timeout}
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            self._stop()
+            raise WorkerLost("the sandbox worker stopped before the script ran") from None
+        reply = _line_within(process.stdout, timeout + 30)
+        if not reply:
+            ended = process.poll()
+            self._stop()
+            how = f"ended with status {ended}" if ended is not None else "did not answer"
+            raise WorkerLost(f"the sandbox worker {how} (its own errors are on stderr)")
+        answer = json.loads(reply)
+        if answer.get("timed_out"):
+            raise SandboxError(f"the document's code ran past {timeout:g} s (its processes were killed)")
+        return Outcome(int(answer["returncode"]), int(answer.get("leftovers", 0)))
 
     @property
     def pid(self) -> int | None:

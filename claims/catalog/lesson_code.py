@@ -21,7 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -87,26 +87,30 @@ def run_script(code: str, timeout: float = TIMEOUT_SECONDS, fresh: bool = False)
     The script may write ``out/<name>.npy`` arrays and ``out/values.json``. DocumentCodeError when it
     runs past ``timeout``.
     """
-    folder = Path(tempfile.mkdtemp(prefix="document-code-")) if fresh else _SANDBOX.script_folder()
+    if not fresh:
+        try:
+            outcome, run = _SANDBOX.execute({"script.py": code}, timeout, _outputs, folders=("out",))
+        except SandboxError as error:
+            raise DocumentCodeError(str(error)) from None
+        return replace(run, returncode=outcome.returncode)
+    folder = Path(tempfile.mkdtemp(prefix="document-code-"))
     try:
         (folder / "out").mkdir()
         script = folder / "script.py"
         script.write_text(code, encoding="utf-8")
-        returncode = _fresh(script, timeout) if fresh else _sandboxed(folder, timeout)
-        stdout, stderr = (_read(folder / name) for name in ("stdout.txt", "stderr.txt"))
-        arrays = {p.stem: np.load(p) for p in (folder / "out").glob("*.npy")}
-        values_file = folder / "out" / "values.json"
-        values = json.loads(values_file.read_text()) if values_file.exists() else {}
-        return ScriptRun(returncode, stdout, stderr, arrays, values)
+        returncode = _fresh(script, timeout)
+        return replace(_outputs(folder), returncode=returncode)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _sandboxed(folder: Path, timeout: float) -> int:
-    try:
-        return _SANDBOX.run(folder, timeout).returncode
-    except SandboxError as error:
-        raise DocumentCodeError(str(error)) from None
+def _outputs(folder: Path) -> ScriptRun:
+    """What a script left in its folder (its return code not among them: 0 here)."""
+    stdout, stderr = (_read(folder / name) for name in ("stdout.txt", "stderr.txt"))
+    arrays = {p.stem: np.load(p) for p in (folder / "out").glob("*.npy")}
+    values_file = folder / "out" / "values.json"
+    values = json.loads(values_file.read_text()) if values_file.exists() else {}
+    return ScriptRun(0, stdout, stderr, arrays, values)
 
 
 def _fresh(script: Path, timeout: float) -> int:
