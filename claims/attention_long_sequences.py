@@ -40,8 +40,8 @@ claim = Claim(
         ),
         reader_problem=(
             "Attention은 긴 문장을 한 번에 처리하지만, n × n 점수 때문에 계산량이 길이의 제곱으로 늘고, 점수를 "
-            "저장하는 구현에서는 메모리도 그렇습니다(attention.quadratic-cost 참고, 같은 크기의 순환 층과 비교한 "
-            "메모리 측정값은 발견 사항에 있습니다)."
+            "저장하는 구현에서는 메모리도 그렇습니다. 그래서 문장이 길수록 부담이 빠르게 커지고, 모델마다 다룰 "
+            "수 있는 최대 길이가 정해져 있습니다."
         ),
         wording="Self-Attention 계산량은 O(n²)이고, n×n 점수 행렬을 그대로 저장하면 메모리도 O(n²)입니다.",
         sentence="Self-Attention 계산량은 O(n²)입니다.",

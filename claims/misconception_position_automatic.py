@@ -26,10 +26,10 @@ claim = Claim(
             "{mean_pooling_difference:.3f} after mean pooling, up to {per_word_difference:.3f} for one word)."
         ),
         reader_problem=(
-            "오해 1, 2, 5는 모든 토큰이 다른 모든 토큰을 보는 셀프 어텐션에서만 맞습니다. 디코더의 causal "
-            "mask(GPT처럼 각 토큰이 앞 토큰만 보는 방식)를 쓰면 위치 인코딩 없이도 순서가 출력에 드러납니다('I "
-            "love you'와 'you love I'는 평균 풀링 후 {mean_pooling_difference:.3f}, 단어 하나에서는 최대 "
-            "{per_word_difference:.3f}만큼 다릅니다)."
+            "오해 1, 2, 5가 오해인 것은 모든 토큰이 다른 모든 토큰을 보는 셀프 어텐션의 경우뿐입니다. GPT처럼 각 "
+            "토큰이 앞 토큰만 보도록 가린 디코더(causal mask)는 위치 인코딩 없이도 출력에서 순서가 "
+            "드러납니다(같은 단어를 순서만 바꾼 두 문장의 출력이 평균 풀링 후 {mean_pooling_difference:.3f}, "
+            "단어 하나에서는 최대 {per_word_difference:.3f} 다릅니다)."
         ),
         point="causal-mask",
     ),

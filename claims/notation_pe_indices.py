@@ -42,8 +42,8 @@ claim = Claim(
             "씁니다({code_exponent}, i = {code_values}). 독자는 i의 두 가지 뜻을 만나게 됩니다."
         ),
         wording=(
-            "• •$i$: 차원 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$). 아래 코드의 변수 i는 짝수 차원 "
-            "번호, 즉 공식의 2i"
+            "• $i$: sin·cos 쌍의 인덱스 (0, 1, 2, ..., $d_{{\\text{{model}}}}/2 - 1$). 2i번 차원은 sin, 2i+1번 차원은 "
+            "cos입니다. 아래 코드의 변수 i는 짝수 차원 번호(공식의 2i)입니다."
         ),
         point="pair-index",
     ),

@@ -107,7 +107,8 @@ class ErratumRow:
 
     @property
     def position(self) -> int:
-        found = [p.position for p in self.places if p.position >= 0]
+        """Where its first sentence to change stands (the line its heading names): the row's place in line order."""
+        found = [p.position for p in self.changed if p.position >= 0]
         return min(found) if found else -1
 
 
@@ -213,7 +214,10 @@ def _as_written_problem(formula: written.Formula, language: str) -> str:
     kinds = list(dict.fromkeys(kind for kind, _ in said))
     details = "; ".join(detail for _, detail in said)
     if language == "ko":
-        return f"{formula.line}행의 이 식은 {', '.join(kinds)}: {details}."
+        by_kind: dict[str, list[str]] = {}
+        for kind, detail in said:
+            by_kind.setdefault(kind, []).append(f"{detail}.")
+        return f"{formula.line}행의 식: " + " ".join(f"{kind}. {' '.join(found)}" for kind, found in by_kind.items())
     return f"As written (line {formula.line}), the formula {' and '.join(kinds)}: {details}."
 
 
@@ -352,9 +356,10 @@ def markdown(name: str, rows: list[ErratumRow], language: str = "en", seen: Iter
 
 
 def summary(rows: list[ErratumRow], language: str) -> str:
-    """What a document's errata count, in its language: the same figures its errata file opens with."""
+    """What a document's errata count, in its language: the same figures its errata file opens with (as plain
+    text, for the page)."""
     said = words(language)
-    return _summary(tally(rows), said) if rows else said.nothing
+    return _summary(tally(rows), said).replace("**", "") if rows else said.nothing
 
 
 def _summary(counted: Tally, said: Words) -> str:
@@ -404,9 +409,15 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##", said: Words = ENGL
 
 
 def also_said(row: ErratumRow, said: Words) -> str:
-    """The line naming the places that make the same point as the row's changed ones ("also says it: lines 17, 25")."""
-    places = [said.line.format(line=place.line) if place.line else place.section for place in row.repeated]
+    """The line naming the places that make the same point as the row's changed ones ("also says it: lines 17, 25");
+    a quote over several lines by its range."""
+    places = [said.line.format(line=_lines(place)) if place.line else place.section for place in row.repeated]
     return said.also.format(places=", ".join(places))
+
+
+def _lines(place: Place) -> str:
+    last = place.line + place.sentence.count("\n")
+    return str(place.line) if last == place.line else f"{place.line}–{last}"
 
 
 def _quoted(text: str) -> list[str]:

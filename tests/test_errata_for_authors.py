@@ -68,7 +68,8 @@ def test_the_errata_file_runs_in_line_order_and_counts_what_the_page_and_index_c
 def test_a_formula_as_written_is_explained_in_the_documents_language(site):
     rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"][LESSON_000]
     (escaped,) = [r for r in rows if r["finding"] and any(p["line"] == 311 for p in r["places"])]
-    assert escaped["problem"].startswith("311행의 이 식은 제대로 표시되지 않습니다: 문자열 이스케이프 때문에")
+    assert escaped["problem"].startswith("311행의 식: 제대로 표시되지 않습니다. 문자열 이스케이프 때문에")
+    assert escaped["problem"].count("제대로 표시되지 않습니다") == 1 and "탭으로 읽혔습니다" in escaped["problem"]
 
 
 def test_what_a_reader_sees_besides_sentences_is_listed_apart():

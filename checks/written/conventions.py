@@ -41,11 +41,20 @@ def counting(document: str, text: str) -> Counting | None:
         run = _first_run(mappings, text)
         first = min(int(m.group(3)) for m in run)
         return _said(document, text, first, run[0].start(), text[run[0].start() : run[-1].end()].strip())
+    if found := ORDINAL_ZERO.search(text):  # prose before a lone 'pos 0' (a slider's default, say)
+        start = text.rfind("\n", 0, found.start()) + 1
+        return _said(document, text, 0, found.start(), _sentence_at(text, found.start(), start))
     if found := FIRST_LINE.search(text):
         return _said(document, text, int(found.group(1)), found.start(), found.group(0).strip())
-    if found := ORDINAL_ZERO.search(text):
-        return _said(document, text, 0, found.start(), found.group(0))
     return None
+
+
+def _sentence_at(text: str, at: int, line_start: int) -> str:
+    """The sentence of its line around ``at``: from the last '. ' before it (or the line's start) to the next end."""
+    before = text.rfind(". ", line_start, at)
+    begin = before + 2 if before >= 0 else line_start
+    end = re.search(r"[.!?,](?= |$)", text[at:])
+    return text[begin : at + (end.end() if end else 0)].strip().rstrip(",")
 
 
 def _first_run(mappings: list[re.Match[str]], text: str) -> list[re.Match[str]]:

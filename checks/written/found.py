@@ -99,14 +99,15 @@ KINDS_KOREAN = {
 }
 """What a reader meets, as a Korean predicate ("이 식은 …")."""
 ESCAPES_KOREAN = {
-    "t": "탭",
-    "f": "폼 피드",
-    "b": "백스페이스",
-    "r": "캐리지 리턴",
-    "n": "줄바꿈",
-    "v": "수직 탭",
-    "a": "벨 문자",
+    "t": "탭으로",
+    "f": "폼 피드로",
+    "b": "백스페이스로",
+    "r": "캐리지 리턴으로",
+    "n": "줄바꿈으로",
+    "v": "수직 탭으로",
+    "a": "벨 문자로",
 }
+"""Each escape's name with its particle ('탭으로', '폼 피드로')."""
 
 
 @dataclass
@@ -296,7 +297,7 @@ def read(formula: Formula) -> None:
             )
             korean = ", ".join(
                 f"`{word}{{`는 원래 `\\{command(word)}{{`인데 `\\{command(word)[0]}`가 "
-                f"{ESCAPES_KOREAN[command(word)[0]]}로 읽혔습니다"
+                f"{ESCAPES_KOREAN[command(word)[0]]} 읽혔습니다"
                 for word in dict.fromkeys(lost)
             )
             formula.problems.append(
@@ -349,10 +350,16 @@ def read(formula: Formula) -> None:
             Problem(
                 "does not parse",
                 f"copied from a rendered formula, its letters spaced out ({spaced}): {error}",
-                f"렌더링된 수식을 복사하면서 글자가 띄어졌고({spaced}), "
-                f"{error.column}번째 글자부터 식으로 읽을 수 없습니다",
+                f"렌더링된 수식을 복사하면서 글자가 띄어지고({spaced}) 괄호가 흐트러져 "
+                f"{_unread(error)} 부분부터 식으로 읽을 수 없습니다",
             ),
         )
+
+
+def _unread(error: FormulaError) -> str:
+    """The text the grammar stopped at, quoted ('} 2 i / d))'), or where it stopped."""
+    found = re.search(r"cannot read '(.*)' at column", str(error))
+    return f"'{found.group(1)}'" if found else f"{error.column}번째 글자"
 
 
 def unrenderable(latex: str) -> tuple[str, str] | None:
