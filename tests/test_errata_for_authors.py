@@ -108,3 +108,14 @@ def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the
     assert row["problem"].startswith(said)
     assert row["places"][0]["wording"] == found.rewritten
     assert not disagreements({LESSON_000: texts[LESSON_000], LESSON_002: texts[LESSON_002]}), "they agree"
+
+
+def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_letters_are_found():
+    """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001 line 96 is."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent / "formula_corpus"
+    found = {p.name: blemishes(p.name, p.read_text(encoding="utf-8")) for p in folder.iterdir()}
+    assert not any(found.values()), {name: [b.english for b in seen] for name, seen in found.items() if seen}
+    lesson = "001_53050abb35828e70.txt"
+    assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((96, 96),)]

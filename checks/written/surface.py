@@ -4,7 +4,8 @@ corrects, listed apart on its page and in its errata file.
 - a doubled bullet (``• •item``), a run of such lines said once;
 - interface text copied with the content (``실행복사``: a code widget's Run and Copy buttons);
 - a note run into a display formula where a line break was lost (``$$…$$ M_k는 …``);
-- a heading with nothing under it before the next heading of its level or above.
+- a heading with nothing under it before the next heading of its level or above;
+- math copied from a rendered page with its letters spaced out, outside an equation ('P E (p o s + k)').
 
 Each is said in English and in Korean.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from checks.markup import FORMATS, layout
 from checks.sources import heading_rank
+from checks.written.found import COPIED
 
 DOUBLED_BULLET = re.compile(r"^\s*(?:([•·▪◦])\s*\1|([-*])[ \t]+\2[ \t])\s*\S")
 """Two bullets before one item ('• •item', '- - item'); a Markdown rule ('---') is none."""
@@ -51,7 +53,9 @@ class Blemish:
 def blemishes(document: str, text: str) -> list[Blemish]:
     """Every blemish of the document's text, in line order."""
     lines = text.splitlines()
-    found = [*_doubled_bullets(lines), *_interface_text(lines), *_run_into_display(lines)]
+    found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines)]
+    if not _marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
+        found += _run_into_display(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -104,6 +108,21 @@ def _run_into_display(lines: list[str]) -> list[Blemish]:
     ]
 
 
+def _spaced_letters(lines: list[str]) -> list[Blemish]:
+    """Math copied from a rendered page with its letters spaced out ('P E (p o s + k)'), outside an equation (an
+    equation's are the formula reader's, checks.written.found)."""
+    found = [(n, line.strip()) for n, line in enumerate(lines, 1) if COPIED.search(line) and "=" not in line]
+    return [
+        Blemish(
+            ((number, number),),
+            text[:60],
+            "math copied from a rendered page, its letters spaced out",
+            "렌더링된 수식을 복사하면서 글자가 띄어졌습니다",
+        )
+        for number, text in found
+    ]
+
+
 def _empty_headings(document: str, text: str, lines: list[str]) -> list[Blemish]:
     """Headings followed, past blank lines only, by another heading of their level or above (or the end)."""
     heads = _heading_lines(document, text, lines)
@@ -113,7 +132,7 @@ def _empty_headings(document: str, text: str, lines: list[str]) -> list[Blemish]
         end = following[0] - 1 if following else len(lines)
         between = [line for line in lines[number:end] if line.strip() and line.strip() != "---"]
         deeper = following is not None and following[1] > level
-        if not between and not deeper:
+        if not between and not deeper and following is not None:  # the last heading may be an excerpt's cut
             empty.append(
                 Blemish(
                     ((number, number),),
@@ -125,11 +144,15 @@ def _empty_headings(document: str, text: str, lines: list[str]) -> list[Blemish]
     return empty
 
 
+def _marked_up(document: str) -> bool:
+    suffix = document[document.rfind(".") :].lower() if "." in document else ""
+    return suffix in FORMATS and suffix != ".txt"
+
+
 def _heading_lines(document: str, text: str, lines: list[str]) -> list[tuple[int, int]]:
     """(line, level) of each heading: from the markup, or in plain text its structural headings ('## …', '3. …';
     a short line may be a heading or a label, so it is not judged)."""
-    suffix = document[document.rfind(".") :].lower() if "." in document else ""
-    if suffix in FORMATS and suffix != ".txt":
+    if _marked_up(document):
         try:
             blocks = layout(document, text).headings
         except ValueError:
