@@ -172,6 +172,8 @@ class Sandbox:
             raise WorkerLost("the sandbox worker stopped before the script ran") from None
         reply = _line_within(process.stdout, timeout + 30)
         if not reply:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=5)  # its output closed: it is ending, give it the moment to be reaped
             ended = process.poll()
             self._stop()
             how = f"ended with status {ended}" if ended is not None else "did not answer"
