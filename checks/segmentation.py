@@ -70,6 +70,19 @@ KOREAN_SENTENCE = re.compile(r"[^\n]+?(?:(?<![0-9])[.!?](?= )|$)", re.MULTILINE)
 """The rule the three lesson documents' classification files were written against ("1. item" stays whole)."""
 
 
+KOREAN_SHARE = 0.2
+"""The least share of Hangul among a document's letters that makes it a Korean document (its errata, its pages'
+language): the lessons have 0.40–0.69; an English post that quotes one Korean word, about 0.001."""
+
+
+def document_language(text: str, configured: str) -> str:
+    """The language a whole document is written in: 'ko' where Hangul is at least KOREAN_SHARE of its letters
+    (a Korean syllable counts once, as a Latin letter does), else the repository's configured language."""
+    hangul = len(HANGUL.findall(text))
+    latin = sum(character.isascii() and character.isalpha() for character in text)
+    return "ko" if hangul and hangul >= KOREAN_SHARE * (hangul + latin) else configured
+
+
 def language_of(text: str, configured: str) -> str:
     """'ko' for a text with Hangul in it, else the repository's configured language (checks.config)."""
     return "ko" if HANGUL.search(text) else configured

@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 from checks.coverage import CATEGORIES, Classified, Entry, Quoting, Sentence, classify
 from checks.verdicts import Verdict, most_severe
 
-DEFINITION = (
+PLAIN_TEXT_SENTENCE = (
     "A sentence is a line of the document, cut again after '.', '!' or '?' when a space follows and no digit "
-    "precedes; blank lines and '---' rules are not sentences.",
+    "precedes; blank lines and '---' rules are not sentences."
+)
+MARKED_UP_SENTENCE = (
+    "A sentence is cut from its paragraph by the sentence splitter of the document's language; headings, display "
+    "formulas, tables, code, captions and reference lists are classified from the markup."
+)
+DEFINITION = (
     "Every sentence has one class: checked (an in-scope claim quotes it), out-of-scope (only out-of-scope claims "
     "quote it), unchecked (it states something checkable that no claim checks yet; the classification file says "
     "what), or not a claim (a heading, code, a definition, …; the classification file gives the category). "

@@ -21,7 +21,7 @@ from functools import cache
 import checks.config as config
 import checks.written as written
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
-from checks.segmentation import language_of
+from checks.segmentation import document_language
 from checks.sources import Quote, section_of
 from checks.written.conventions import Disagreement, disagreements
 from checks.written.surface import Blemish
@@ -138,7 +138,7 @@ def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRo
 def _counting_row(found: Disagreement, text: str) -> ErratumRow:
     """A document that counts positions from another place than the other documents (checks.written.conventions)."""
     own, usual = found.counting, found.others[0].first
-    korean = language_of(text, config.current().language) == "ko"
+    korean = document_language(text, config.current().language) == "ko"
     quoted = own.evidence.splitlines()[0]
     if korean:
         others = ", ".join(f"{short_name(o.document)} {o.line}행 '{o.evidence.splitlines()[0]}'" for o in found.others)
@@ -197,7 +197,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 document=name,
                 severity="error",
                 verdict="",
-                problem=_as_written_problem(formula, language_of(text, config.current().language)),
+                problem=_as_written_problem(formula, document_language(text, config.current().language)),
                 places=(Place(section, formula.span, formula.corrected_span, position, formula.line),),
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),

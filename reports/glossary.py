@@ -28,7 +28,7 @@ TERMS: dict[str, str] = {
     "certificate": (
         "What a proof leaves behind so that anyone can check it again by multiplying out, without trusting "
         "the program that found it (for an inequality: a sum of squares that equals the gap). Here a small "
-        "kernel of exact fraction arithmetic (checks.symbolic.kernel) multiplies each one out."
+        "kernel of exact fraction arithmetic multiplies each one out."
     ),
     "sum of squares": "A sum of squared terms, never negative: writing a gap that way proves it is ≥ 0.",
     "tolerance": (

@@ -38,7 +38,7 @@ class DocumentInfo:
     @property
     def lang(self) -> str:
         """The language of its text, for the pages' lang attributes (checks.segmentation)."""
-        return segmentation.language_of(self.text or "", config.current().language)
+        return segmentation.document_language(self.text or "", config.current().language)
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,24 @@ def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument
         "document": info,
         "highlighted": highlighted,
         "quotes": placed,
-        "definition": documents.DEFINITION,
+        "definition": (
+            documents.MARKED_UP_SENTENCE
+            if markup.layout(info.name, info.text or "").joined
+            else documents.PLAIN_TEXT_SENTENCE,
+            *documents.DEFINITION,
+        ),
         "categories": {name: covers for name, covers in CATEGORIES.items() if name in used},
         "describe": documents.describe,
     }
+
+
+def _sentence_rule(info: DocumentInfo) -> str:
+    """How a document's sentences are cut: by line in plain text, by paragraph in Markdown and LaTeX."""
+    try:
+        joined = markup.layout(info.name, info.text or "").joined
+    except ValueError:
+        joined = False
+    return documents.MARKED_UP_SENTENCE if joined else documents.PLAIN_TEXT_SENTENCE
 
 
 def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> dict[str, Any]:

@@ -119,3 +119,12 @@ def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_let
     assert not any(found.values()), {name: [b.english for b in seen] for name, seen in found.items() if seen}
     lesson = "001_53050abb35828e70.txt"
     assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((96, 96),)]
+
+
+def test_a_document_is_korean_by_its_share_of_hangul_not_by_one_word():
+    """The second researcher review: one Korean word in an English post turned its errata Korean."""
+    from checks.segmentation import document_language
+
+    post = "Each token holds up a sign (팻말) that says what it offers. " * 20
+    assert document_language(post, "en") == "en"
+    assert {document_language(document_text(name), "en") for name in (LESSON_000, LESSON_002)} == {"ko"}

@@ -98,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the document to check, UTF-8 .md, .tex or .txt: read where it is inside the repository (its folder "
         "becomes the sources folder), copied into sources/ from outside",
     )
-    init.add_argument("--id", default="", help="the first claim's id (default: doc.first-sentence)")
+    init.add_argument("--id", default="", help="the first claim's id (default: doc.<document's name>-first-sentence)")
     init.set_defaults(command=_init)
 
     new = command("new", "write an out-of-scope claim skeleton quoting one sentence")

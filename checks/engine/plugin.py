@@ -60,7 +60,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="package.module:object",
-        help="add an implementation adapter (repeatable); see README 'Implementations'",
+        help="add an implementation adapter, module:object (repeatable)",
     )
     group.addoption(
         "--skip-repeating-claims",

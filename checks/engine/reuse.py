@@ -1,11 +1,12 @@
 """Results reused from an earlier run: a claim whose inputs did not change since is not evaluated again.
 
 A claim's key is a digest of everything its record depends on: its claim file; the repository's other Python files
-(helper modules, topics, adapters); the documents it quotes; the repository's settings, the ``THEORY_CLAIMS_*``
-variables, the Hypothesis profile and the implementations registered; the tool's own source and the versions of the
-libraries it computes with; and the keys of the claims it depends on. Every record carries its key. A run with
-``--reuse`` (what ``theory-claims report`` passes unless ``--fresh``) takes a record from the results file already
-there when its key is the same and it was not broken, marking it reused; its date stays the date it was made.
+(helper modules, topics, adapters); the documents it quotes; the repository's settings (from its table or the
+``THEORY_CLAIMS_*`` variables), the Hypothesis profile and the implementations registered; the tool's own source and
+the versions of the libraries it computes with; and the keys of the claims it depends on. Every record carries its
+key. A run with ``--reuse`` (what ``theory-claims report`` passes unless ``--fresh``) takes a record from the results
+file already there when its key is the same and it was not broken, marking it reused; its date stays the date it was
+made.
 Plain ``pytest`` (CI) evaluates every claim.
 """
 
@@ -59,8 +60,8 @@ def _parts(claim: Claim, dependencies: list[str], implementations: list[str]) ->
             "language": settings.language,
             "topics": settings.topics,
             "implementations": settings.implementations,
-            "variables": {k: v for k, v in sorted(os.environ.items()) if k.startswith("THEORY_CLAIMS_")},
-            "registered": implementations,
+            "registered": implementations,  # THEORY_CLAIMS_THIRD_PARTY and --impl change it; the other variables
+            # are the settings above (the report's pytest sets them from the same table)
         },
         sort_keys=True,
     )
