@@ -63,29 +63,40 @@ process."""
 
 
 def checked(adapter: Any, topics: Iterable[str] | None = None) -> ImplementationRecord:
-    """The adapter's contract record for ``topics`` (None: all it offers), checked on first use in this process
-    (before any claim calls it)."""
-    key = (id(adapter), None if topics is None else frozenset(topics))
-    if key not in _CHECKED:
-        _CHECKED[key] = (adapter, check_implementation(adapter, key[1]))
-    return _CHECKED[key][1]
+    """The adapter's contract record covering ``topics`` (None: all it offers), checked on first use in this process
+    (before any claim calls it); a record already made for more topics serves."""
+    wanted = None if topics is None else frozenset(topics)
+    for (ident, covered), (_, record) in _CHECKED.items():
+        if ident == id(adapter) and (covered is None or (wanted is not None and wanted <= covered)):
+            return record
+    _CHECKED[(id(adapter), wanted)] = (adapter, check_implementation(adapter, wanted))
+    return _CHECKED[(id(adapter), wanted)][1]
+
+
+def any_record(adapter: Any) -> ImplementationRecord:
+    """Whichever contract record this process made for the adapter (its environment and speed are the same in
+    every one), else one for all it offers."""
+    found = next((record for (ident, _), (_, record) in _CHECKED.items() if ident == id(adapter)), None)
+    return found or checked(adapter)
 
 
 def seconds_per_call(adapters: Iterable[Any]) -> dict[str, float]:
     """By name, each of ``adapters`` that can run here with its seconds a call (the median of its contract calls)."""
-    return {adapter.name: record.seconds_per_call for adapter in adapters if not (record := checked(adapter)).missing}
+    return {
+        adapter.name: record.seconds_per_call for adapter in adapters if not (record := any_record(adapter)).missing
+    }
 
 
 def environment_problem(adapter: Any) -> str | None:
     """Why the adapter cannot run here that only calling it showed (a package that cannot be loaded); None else."""
-    return checked(adapter).missing or None
+    return any_record(adapter).missing or None
 
 
 def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None:
     """A contract violation that makes the adapter's checks in this device and dtype pointless: its call at the
     contract's own size broke the contract (a crash, a wrong type, shape, dtype or device, a non-finite output,
     a changed input). A violation at one other size only does not count: the checks then find the sub-domain."""
-    record = checked(adapter)
+    record = checked(adapter, (capability,))
     try:
         size = probe_d_model(Domain.of(adapter))
     except ValueError:

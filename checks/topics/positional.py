@@ -199,7 +199,7 @@ def _fingerprint(capability: str, measure: Any) -> Fingerprint:
 def rotated_pairs(adapter: Any) -> Fraction | None:
     """The rotated pairs per dimension of d_model the adapter's RoPE fingerprint measured (1/2 for a full
     rotation, 1/4 when half of each head rotates); None without one."""
-    found = checked(adapter).fingerprints.get("rope", {})
+    found = checked(adapter, ("rope",)).fingerprints.get("rope", {})
     if not isinstance(found.get("rotated"), int) or not found.get("d_model"):
         return None
     return Fraction(int(found["rotated"]), 2 * int(found["d_model"]))
