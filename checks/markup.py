@@ -71,6 +71,12 @@ def format_of(name: str) -> str:
     return suffix
 
 
+def marked_up(name: str) -> bool:
+    """Whether the document called ``name`` has markup (Markdown, LaTeX) rather than plain lines (.txt, unknown)."""
+    suffix = PurePath(name).suffix.lower()
+    return suffix in FORMATS and suffix != ".txt"
+
+
 @lru_cache(maxsize=64)
 def layout(name: str, text: str) -> Layout:
     """The layout of document ``name`` (its format from its suffix) whose text is ``text``."""
@@ -262,4 +268,4 @@ def _gaps(taken: list[tuple[int, int]], start: int, end: int) -> list[tuple[int,
     return gaps
 
 
-__all__ = ["FORMATS", "KINDS", "Block", "BlockKind", "Layout", "format_of", "layout", "paragraphs"]
+__all__ = ["FORMATS", "KINDS", "Block", "BlockKind", "Layout", "format_of", "layout", "marked_up", "paragraphs"]

@@ -65,6 +65,7 @@ def build_site(
     settings = config.current()
     texts = {info.name: info.text for info in infos}
     corrections, notes = errata.errata(site, texts), errata.for_implementers(site, texts)
+    seen = {info.name: blemishes(info.name, info.text) if info.text is not None else [] for info in infos}
     common = {
         "errata": corrections,
         "notes": notes,
@@ -99,7 +100,7 @@ def build_site(
             errata_summary=errata.summary(corrections[info.name], info.lang),
             said=errata_words.words(info.lang),
             also_said=errata.also_said,
-            seen=blemishes(info.name, info.text) if info.text is not None else [],
+            seen=seen[info.name],
             erratum_anchors=errata.anchors(corrections[info.name]),
             corrections_downloads=errata.downloads(info.name),
             formulas=errata.formulas(info.name, info.text) if info.text is not None else [],
@@ -139,7 +140,6 @@ def build_site(
         **common,
     )
     languages = {info.name: info.lang for info in infos}
-    seen = {info.name: blemishes(info.name, info.text) if info.text is not None else [] for info in infos}
     pages.update({Path(path): text for path, text in errata.files(corrections, notes, languages, seen).items()})
     if changes is not None:
         pages[Path("changes.md")] = changes.markdown()

@@ -92,14 +92,6 @@ class ErratumRow:
         """The places that make the same point as a changed one, with no wording of their own ("also says it")."""
         return tuple(place for place in self.places if place not in self.changed)
 
-    def unchanged(self, place: Place) -> str:
-        """What a place without a wording says: the wording of another place makes the point, or none was checked."""
-        if place.wording:
-            return ""
-        if any(other.wording for other in self.places):
-            return "no change here: the wording at another place of this suggestion makes the point"
-        return "no wording could be checked: the problem says what to change"
-
     @property
     def shown_verdict(self) -> str:
         """The claims' verdict, or for a formula as written what its reader meets."""

@@ -289,6 +289,7 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
     """Issue 61, item 2: a formula no claim quotes links to its line on the document's page; a place without a
     wording says 'no change here' only where another place of its row has one."""
     from reports.errata import ErratumRow, Place
+    from reports.errata import markdown as errata_markdown
 
     cpu, cuda = write_fixture_results(tmp_path / "results")
     build_site([cpu, cuda], tmp_path / "html")
@@ -305,10 +306,16 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
         places = tuple(Place("s", f"sentence {n}", w, n, n + 1) for n, w in enumerate(wordings))
         return ErratumRow("d.txt", "error", "refuted", "p", places, ("c",), ("claims/c.html",))
 
+    from reports.errata import also_said
+    from reports.errata_words import ENGLISH
+
     shared = row("새 문장.", "")
-    assert shared.unchanged(shared.places[1]).startswith("no change here")
+    assert shared.changed == shared.places[:1] and shared.repeated == shared.places[1:]
+    assert also_said(shared, ENGLISH) == "Also says it: line 2.", "named beside the wording that makes the point"
     alone = row("")
-    assert alone.unchanged(alone.places[0]) == "no wording could be checked: the problem says what to change"
+    assert alone.changed == alone.places and not alone.repeated, "no wording anywhere: the place still needs fixing"
+    markdown = errata_markdown("d.txt", [alone])
+    assert ENGLISH.no_wording in markdown and "no change here" not in markdown
 
 
 def test_a_control_is_refuted_as_expected_without_colouring_or_correcting_the_sentence(tmp_path):

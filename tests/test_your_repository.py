@@ -363,3 +363,11 @@ def test_the_commands_help_speaks_only_of_the_repository(command, capsys):
         main([command, "--help"] if command else ["--help"])
     said = capsys.readouterr().out
     assert not [w for w in [*FOREIGN, "pe.", "d_model"] if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", said)], said
+
+
+def test_new_help_shows_the_folders_the_repository_configured(research, capsys):
+    """Issue 61: `new --help` showed the built-in defaults (sources), not the repository's (docs)."""
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    said = capsys.readouterr().out
+    assert "(here: docs)" in said and "(here: claims_of_post)" in said and "(here: site)" in said

@@ -19,9 +19,10 @@ import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from checks.coverage import ClassificationError, classification_path, read_entries
-from checks.markup import FORMATS, layout
+from checks.markup import layout, marked_up
 from checks.written.parse import FormulaError, Parsed, parse
 
 LOG = logging.getLogger(__name__)
@@ -154,9 +155,8 @@ def code_lines(document: str) -> frozenset[str]:
 
 def found(document: str, text: str, code: frozenset[str]) -> Iterator[Formula]:
     """Every formula of ``text``: in a Markdown or LaTeX document from its markup, else line by line."""
-    suffix = document[document.rfind(".") :].lower() if "." in document else ""
-    if suffix in FORMATS and suffix != ".txt":
-        yield from _marked_up(document, text, suffix)
+    if marked_up(document):
+        yield from _marked_up(document, text, PurePath(document).suffix.lower())
     else:
         yield from _plain_text(document, text, code)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from checks.markup import FORMATS, layout
+from checks.markup import layout, marked_up
 from checks.sources import heading_rank
 from checks.written.found import COPIED
 
@@ -54,7 +54,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     """Every blemish of the document's text, in line order."""
     lines = text.splitlines()
     found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines)]
-    if not _marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
+    if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += _run_into_display(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
@@ -144,15 +144,10 @@ def _empty_headings(document: str, text: str, lines: list[str]) -> list[Blemish]
     return empty
 
 
-def _marked_up(document: str) -> bool:
-    suffix = document[document.rfind(".") :].lower() if "." in document else ""
-    return suffix in FORMATS and suffix != ".txt"
-
-
 def _heading_lines(document: str, text: str, lines: list[str]) -> list[tuple[int, int]]:
     """(line, level) of each heading: from the markup, or in plain text its structural headings ('## …', '3. …';
     a short line may be a heading or a label, so it is not judged)."""
-    if _marked_up(document):
+    if marked_up(document):
         try:
             blocks = layout(document, text).headings
         except ValueError:

@@ -125,8 +125,7 @@ class Rows:
         finally:
             self.taken, self.named = taken, None
         if len(batch) and beyond.all():
-            self.rejected()
-            raise BeyondResolution(f"all {len(batch)} rows")
+            raise BeyondResolution(f"all {len(batch)} rows")  # the runner's wrapper counts the case as rejected
         if (dropped | beyond).any():
             self.keep(~(dropped | beyond))
 
