@@ -70,7 +70,7 @@ class Claim:
                 f"claim {self.id} has no source: give a Quote of sources/ or a Citation of a published work"
             )
         texts = [s.text for s in self.sources if isinstance(s, Quote | Citation)]
-        named = [self.erratum.sentence, *self.erratum.also] if self.erratum is not None else []
+        named = [self.erratum.sentence, self.erratum.stated_by, *self.erratum.also] if self.erratum is not None else []
         if strangers := [sentence for sentence in named if sentence and sentence not in texts]:
             raise ValueError(f"claim {self.id}: its erratum names a sentence it does not quote: {strangers[0]!r}")
         if self.erratum is not None and not self.erratum.agrees_with(self.expect):

@@ -1,9 +1,10 @@
 """What a claim tells the people who act on a sentence it finds wrong or incomplete: an erratum.
 
 A claim whose verdict is refuted or qualified declares one (``Claim(erratum=Erratum(...))``). Its severity says who
-it is for. A document's reader is misled by an ``error`` (false as stated) or a ``condition`` (true only under a
-condition a reader of the document meets, which the sentence leaves out): those are the document's errata, with a
-corrected wording in the document's language that replaces exactly the quoted span. Precision limits,
+it is for. A document's reader is misled by an ``error`` (false as stated), a ``condition`` (true only under a
+condition a reader of the document meets, which the sentence leaves out) or its ``notation`` (a sign that means two
+things, a symbol left undefined, a convention the companion documents do not share): those are the document's
+errata, with a corrected wording in the document's language that replaces exactly the quoted span. Precision limits,
 implementation details (the document's code, sizes the text never uses) and remarks are for implementers: they are
 listed apart and never counted as sentences to fix.
 
@@ -20,10 +21,12 @@ from dataclasses import dataclass, field, replace
 from string import Formatter
 from typing import Any, Literal
 
-Severity = Literal["error", "condition", "precision", "implementation", "note"]
+Severity = Literal["error", "condition", "notation", "precision", "implementation", "note"]
 SEVERITIES: dict[str, str] = {
     "error": "false as stated: a reader who believes it is misled",
     "condition": "true only under a condition that a reader of the document meets and the sentence leaves out",
+    "notation": "the notation misleads: a sign with two meanings, a symbol left undefined, a convention other than "
+    "the companion documents', a formula a reader cannot read as written",
     "precision": "true in exact arithmetic; fails only in low precision or at extreme inputs",
     "implementation": "true of what the text presents; an implementation (the document's code, a size the text "
     "never uses) departs from it",
@@ -33,6 +36,7 @@ SEVERITIES: dict[str, str] = {
 AGREES_WITH: dict[str, tuple[str, ...]] = {
     "error": ("refuted",),
     "condition": ("qualified",),
+    "notation": ("proved", "holds", "qualified", "refuted"),
     "precision": ("proved", "holds", "qualified"),
     "implementation": ("proved", "holds", "qualified"),
     "note": ("proved", "holds", "qualified", "refuted"),
@@ -41,7 +45,7 @@ AGREES_WITH: dict[str, tuple[str, ...]] = {
 a condition" only beside qualified, "true in exact arithmetic" and "true of what the text presents" never beside
 refuted. A claim declares only an agreeing severity, and a page shows an erratum only beside a verdict it agrees
 with."""
-FOR_READERS = ("error", "condition")
+FOR_READERS = ("error", "condition", "notation")
 """The severities that mislead a document's reader: the document's errata, the sentences to fix."""
 FOR_IMPLEMENTERS = ("precision", "implementation", "note")
 """The severities listed for implementers (the implementations page), never counted as sentences to fix."""
@@ -70,6 +74,9 @@ class Erratum:
     also: dict[str, str] = field(default_factory=dict)
     """Other sentences the claim quotes that make the same point, each with its wording ("" where the point is
     worded at another place): one idea, one caveat wherever a document says it."""
+    stated_by: str = ""
+    """Another of the claim's quotes, in another document, that states the condition this erratum asks for: the
+    document's errata cite it (one idea, stated once, borrowed where it is left out); it is not corrected."""
     reader_problem: str = ""
     """``problem`` for the document's reader, in the document's language (one line, its figures from the run as in
     ``problem``): what the document's errata show. Empty: ``problem`` is shown."""
