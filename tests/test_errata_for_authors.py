@@ -18,7 +18,7 @@ from reports.build import build_site
 from tests.report_fixtures import write_fixture_results
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-LESSON_000, LESSON_002 = "000_1100ff0056b332e7.txt", "002_86fa32f25d4c4c54.txt"
+LESSON_000, LESSON_001, LESSON_002 = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,8 @@ def test_a_readers_erratum_of_a_korean_document_says_its_problem_in_korean_with_
         if not HANGUL.search(document_text(claim.quotes[0].document)):
             continue
         assert HANGUL.search(erratum.reader_problem), f"{claim.id}: no Korean reader_problem"
-        assert set(fields(erratum.reader_problem)) == set(fields(erratum.problem)), (
+        korean = {name.removesuffix("_korean") for name in fields(erratum.reader_problem)}  # a figure said in Korean
+        assert korean == set(fields(erratum.problem)), (
             f"{claim.id}: the Korean problem cites other figures than the English one"
         )
 
@@ -76,9 +77,17 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     said = {b.korean.split(":")[0]: b for b in blemishes(LESSON_000, document_text(LESSON_000))}
     doubled = next(b for key, b in said.items() if "글머리 기호" in key)
     assert doubled.places[0] == (7, 11) and "목록 항목 36개" in doubled.korean
-    assert any(b.text == "실행복사" and b.places == ((124, 124),) for b in said.values())
-    (run_on,) = blemishes(LESSON_002, document_text(LESSON_002))
+    assert any(b.text == "python / 실행복사" and b.places == ((123, 124),) for b in said.values())
+    stacked = next(b for key, b in said.items() if "제목 바로 다음" in key)
+    assert [a for a, _ in stacked.places] == [33, 69, 71, 261], "a title, a part's first heading and '1. …' are not"
+    found = {b.english.split(":")[0].split(" (")[0]: b for b in blemishes(LESSON_002, document_text(LESSON_002))}
+    run_on = found["a note runs into the display formula before it, on the formula's line"]
     assert run_on.places[:3] == ((21, 21), (65, 65), (81, 81)), "a note run into the display formula on its line"
+    readouts = next(b for b in found.values() if "readout" in b.english)
+    assert (167, 167) in readouts.places and "n − m—" in document_text(LESSON_002).splitlines()[166]
+    assert found["a table with its header and no row"].places == ((145, 145),)
+    (metadata,) = [b for b in blemishes(LESSON_001, document_text(LESSON_001)) if "metadata" in b.english]
+    assert metadata.places == ((3, 11),) and "분류" in metadata.korean
 
 
 @pytest.mark.parametrize(
@@ -87,11 +96,31 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
         ("# Title\n\n## Empty\n\n## Full\n\nText.\n", [("a heading with nothing under it", 3)]),
         ("# Title\n\nText.\n\n---\n\n- item\n- - doubled\n", [("doubled bullets", 8)]),
         ("# Title\n\n## Parent\n\n### Child\n\nText.\n", []),
+        ("# Title\n\nkey: value\nkind: post\nlevel: easy\n", []),  # metadata is judged in plain text only
+        ("# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", []),
     ],
 )
 def test_a_markdown_documents_surface(text, expected):
     found = [(b.english.split(":")[0], b.first) for b in blemishes("post.md", text)]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Title\n\nSection\n\nAnother section\n\nText under it.\n", ["a heading followed directly"]),
+        ("Title\n\nIntro text.\n\n---\n\nPart\n\nChapter\n\nText.\n", []),  # a part's first heading
+        ("Title\n\nText.\n\nSection\n\n1. First step\n\nText.\n", []),
+        ("category: llm\ntype: concept\nlevel: easy\n\nText of the post.\n", ["a page's metadata"]),
+        ("Text.\n\nscore—\n\nmore text.\n", ["1 readout(s)"]),
+        ("Text.\n\na\tb\tc\n\nA caption.\n", ["a table with its header and no row"]),
+        ("Text.\n\na\tb\tc\n1\t2\t3\n", []),
+        ("Text.\n\n- item one\n- item two\n", []),
+    ],
+)
+def test_a_plain_texts_surface(text, expected):
+    found = [b.english for b in blemishes("post.txt", text)]
+    assert len(found) == len(expected) and all(f.startswith(e) for f, e in zip(found, expected, strict=True)), found
 
 
 def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the_others(site):
@@ -103,7 +132,7 @@ def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the
     assert found.counting.document == "001_53050abb35828e70.txt" and found.counting.first == 1
     assert found.rewritten == "token1 -> pos 0\ntoken2 -> pos 1\ntoken3 -> pos 2"
     rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
-    (row,) = [r for r in rows["001_53050abb35828e70.txt"] if r["finding"].startswith("counts positions from 1")]
+    (row,) = [r for r in rows["001_53050abb35828e70.txt"] if r["finding"] == "position counting"]
     said = "이 문서는 위치를 1부터 셉니다(80행 'token1 -> pos 1'). 다른 레슨은 0부터 셉니다(000 85행"
     assert row["problem"].startswith(said)
     assert row["places"][0]["wording"] == found.rewritten
@@ -111,14 +140,15 @@ def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the
 
 
 def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_letters_are_found():
-    """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001 line 96 is."""
+    """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001's metadata (lines
+    3–11) and line 96 are."""
     from pathlib import Path
 
     folder = Path(__file__).resolve().parent / "formula_corpus"
     found = {p.name: blemishes(p.name, p.read_text(encoding="utf-8")) for p in folder.iterdir()}
     assert not any(found.values()), {name: [b.english for b in seen] for name, seen in found.items() if seen}
     lesson = "001_53050abb35828e70.txt"
-    assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((96, 96),)]
+    assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((3, 11),), ((96, 96),)]
 
 
 def test_a_document_is_korean_by_its_share_of_hangul_not_by_one_word():

@@ -5,18 +5,24 @@ corrects, listed apart on its page and in its errata file.
 - interface text copied with the content (``실행복사``: a code widget's Run and Copy buttons);
 - a note run into a display formula where a line break was lost (``$$…$$ M_k는 …``);
 - a heading with nothing under it before the next heading of its level or above;
-- math copied from a rendered page with its letters spaced out, outside an equation ('P E (p o s + k)').
+- math copied from a rendered page with its letters spaced out, outside an equation ('P E (p o s + k)');
+- a page's metadata copied as text at its top ('분류: llm', '타입: concept', …);
+- an interactive figure's readout whose value was lost ('n − m—');
+- a table that has its header and no row;
+- in plain text, a heading followed directly by another heading (a figure, table or list between them lost, unless
+  the second is the first's subheading: plain text does not say which).
 
 Each is said in English and in Korean.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
 from checks.markup import layout, marked_up
-from checks.sources import heading_rank
+from checks.sources import HEADING_LENGTH, heading_rank
 from checks.written.found import COPIED
 
 DOUBLED_BULLET = re.compile(r"^\s*(?:([•·▪◦])\s*\1|([-*])[ \t]+\2[ \t])\s*\S")
@@ -24,6 +30,13 @@ DOUBLED_BULLET = re.compile(r"^\s*(?:([•·▪◦])\s*\1|([-*])[ \t]+\2[ \t])\s
 INTERFACE_LABELS = ("실행", "복사", "코드 복사", "편집", "Run", "Copy", "Copy code", "Edit", "Download", "다운로드")
 LABELS = "|".join(map(re.escape, sorted(INTERFACE_LABELS, key=len, reverse=True)))
 INTERFACE = re.compile(rf"^\s*(?:{LABELS}){{2,}}\s*$")
+CODE_LANGUAGES = ("python", "py", "bash", "shell", "sh", "javascript", "js", "typescript", "json", "text", "plaintext")
+LANGUAGE_LABEL = re.compile(rf"^\s*(?:{'|'.join(CODE_LANGUAGES)})\s*$", re.IGNORECASE)
+"""A code widget's language tab copied as a line of its own ('python' above the code's buttons)."""
+METADATA = re.compile(r"^\s*([^\s:：]{1,12}(?: [^\s:：]{1,12})?)\s*[:：]\s*(\S.{0,60})$")
+"""'key: value' as a page's metadata writes it (a short key, a short value)."""
+READOUT = re.compile(r"^\s*(\S.{0,40}?\S)\s*[—–]\s*$")
+"""A figure's readout whose value was lost: a short label ending in a dash ('n − m—')."""
 RUN_INTO_DISPLAY = re.compile(r"\$\$[^$]+\$\$[ \t]*(\S.*)$")
 
 
@@ -53,9 +66,9 @@ class Blemish:
 def blemishes(document: str, text: str) -> list[Blemish]:
     """Every blemish of the document's text, in line order."""
     lines = text.splitlines()
-    found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines)]
+    found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines), *_empty_tables(lines)]
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
-        found += _run_into_display(lines)
+        found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -82,16 +95,132 @@ def _doubled_bullets(lines: list[str]) -> list[Blemish]:
 
 
 def _interface_text(lines: list[str]) -> list[Blemish]:
+    """A code widget's buttons ('실행복사'), with the language tab on the line above when there is one."""
+    found = []
+    for number, line in enumerate(lines, 1):
+        if not INTERFACE.match(line):
+            continue
+        tab = number >= 2 and LANGUAGE_LABEL.match(lines[number - 2])
+        first = number - 1 if tab else number
+        shown = " / ".join(lines[n - 1].strip() for n in range(first, number + 1))
+        found.append(
+            Blemish(
+                ((first, number),),
+                shown,
+                f"interface text copied with the content: {shown!r} is a code widget's language tab and buttons, "
+                "not text",
+                f"화면의 글자가 본문에 함께 복사되었습니다: '{shown}'는 코드 창의 언어 표시와 버튼 이름입니다"
+                if tab
+                else f"화면의 버튼 글자가 본문에 함께 복사되었습니다: '{shown}'는 코드 창의 버튼 이름입니다",
+            )
+        )
+    return found
+
+
+def _metadata(lines: list[str]) -> list[Blemish]:
+    """Three or more 'key: value' lines at the top of a plain text, before its first paragraph: a page's metadata
+    (category, type, level) copied with the content."""
+    top = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if METADATA.match(line) and "$" not in line:
+            top.append(number)
+        elif top or len(line.strip()) > HEADING_LENGTH:
+            break
+    if len(top) < 3:
+        return []
+    keys = ", ".join(METADATA.match(lines[n - 1]).group(1) for n in top)  # type: ignore[union-attr]
     return [
         Blemish(
-            ((number, number),),
-            line.strip(),
-            f"interface text copied with the content: {line.strip()!r} is a code widget's buttons, not text",
-            f"화면의 버튼 글자가 본문에 함께 복사되었습니다: '{line.strip()}'는 코드 창의 버튼 이름입니다",
+            ((top[0], top[-1]),),
+            " / ".join(lines[n - 1].strip() for n in top[:3]),
+            f"a page's metadata copied as text at the top ({keys})",
+            f"문서 맨 위에 웹 페이지의 속성 정보({keys})가 본문처럼 복사되어 있습니다",
         )
-        for number, line in enumerate(lines, 1)
-        if INTERFACE.match(line)
     ]
+
+
+def _readouts(lines: list[str]) -> list[Blemish]:
+    """Short lines ending in a dash: an interactive figure's readouts, copied without their values."""
+    found = [n for n, line in enumerate(lines, 1) if READOUT.match(line) and not line.lstrip().startswith(("-", "—"))]
+    if not found:
+        return []
+    return [
+        Blemish(
+            tuple((number, number) for number in found),
+            " / ".join(lines[n - 1].strip() for n in found[:3]),
+            f"{len(found)} readout(s) of an interactive figure copied without their values (a label, then '—')",
+            f"대화형 그림의 표시값 {len(found)}개가 값 없이 이름과 '—'만 복사되어 있습니다",
+        )
+    ]
+
+
+def _empty_tables(lines: list[str]) -> list[Blemish]:
+    """A tab-separated header of three or more cells with no row of as many cells after it (past blank lines)."""
+    found = []
+    for number, line in enumerate(lines, 1):
+        cells = line.split("\t")
+        if len(cells) < 3 or not all(cell.strip() for cell in cells):
+            continue
+        if number >= 2 and lines[number - 2].count("\t") >= 2:
+            continue  # a row, not the header
+        after = next((later for later in lines[number:] if later.strip()), "")
+        if after.count("\t") < 2:
+            found.append(
+                Blemish(
+                    ((number, number),),
+                    line.strip().replace("\t", " | "),
+                    "a table with its header and no row: its rows were not copied",
+                    "표의 머리글만 있고 행이 없습니다. 표의 내용이 복사되지 않았습니다",
+                )
+            )
+    return found
+
+
+def _stacked_headings(lines: list[str]) -> list[Blemish]:
+    """In plain text, a heading-like line followed, past blank lines, by another one: unless the second is the
+    first's subheading (which plain text does not show), what stood under the first was lost."""
+    heads = [n for n, line in enumerate(lines, 1) if _heading_like(lines, n)]
+    stacked = []
+    for first, second in itertools.pairwise(heads):
+        between = [line for line in lines[first : second - 1] if line.strip()]
+        opens = first == _first_text_line(lines) or _after_rule(lines, first)  # a title, a part: subheadings follow
+        if not between and not opens and heading_rank(lines[second - 1]) is None:  # nor '1. …' after a heading
+            stacked.append(first)
+    if not stacked:
+        return []
+    return [
+        Blemish(
+            tuple((number, number) for number in stacked),
+            " / ".join(lines[n - 1].strip() for n in stacked[:3]),
+            "a heading followed directly by another heading: unless that one is its subheading, the figure, table "
+            "or list under it was lost",
+            "제목 바로 다음에 다른 제목이 옵니다. 다음 제목이 하위 제목이 아니라면 이 제목 아래의 그림·표·목록이 "
+            "빠진 것입니다",
+        )
+    ]
+
+
+def _first_text_line(lines: list[str]) -> int:
+    return next((n for n, line in enumerate(lines, 1) if line.strip()), 0)
+
+
+def _after_rule(lines: list[str], number: int) -> bool:
+    """Whether the line opens a part: the last non-blank line above it is a rule ('---')."""
+    above = next((line.strip() for line in reversed(lines[: number - 1]) if line.strip()), "")
+    return bool(re.fullmatch(r"-{3,}|\*{3,}|_{3,}", above))
+
+
+def _heading_like(lines: list[str], number: int) -> bool:
+    """A short line standing alone between blank lines, with no sentence end, list mark, code or table in it."""
+    line = lines[number - 1].strip()
+    alone = (number == 1 or not lines[number - 2].strip()) and (number == len(lines) or not lines[number].strip())
+    if not alone or not line or len(line) > 40 or "\t" in line or METADATA.match(line) or READOUT.match(line):
+        return False
+    if line[-1] in ".!:;,)]}=" or line.endswith(("다", "요", "까")) or line[0] in "•·-*>#$`([{←→↓" or "=" in line:
+        return False
+    return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line))
 
 
 def _run_into_display(lines: list[str]) -> list[Blemish]:
