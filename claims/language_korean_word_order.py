@@ -3,6 +3,7 @@
 import re
 
 from checks import Claim, Erratum
+from checks.written.examples import KOREAN_ROLES, roles_korean
 from claims.catalog.works import LESSON_000
 
 BOARD, ATTENTION = "비유: 줄 번호 없는 칠판", "위치 정보 없이는 어떤 문제가 생기나?"
@@ -10,9 +11,8 @@ PAIR = 'A: "사람이 개를 물었다" B: "개를 사람이 물었다"'
 QUESTION = "이것은 아래 두 문장 중 어느 것일까요?"
 WORDS = '줄 번호가 없는 칠판: "물었다" "개를" "사람이"'
 ORDERS = '"고양이가 쥐를 쫓았다" = "쥐를 고양이가 쫓았다" = "쫓았다 고양이가 쥐를"'
-CASE_PARTICLES = {"이": "subject", "가": "subject", "을": "object", "를": "object"}
-"""The assumption the check rests on: in Korean the case particles -이/-가 mark the subject and -을/-를 the object
-wherever the word stands (scrambling keeps who does what)."""
+# The assumption the check rests on (checks.written.examples.CASE_PARTICLES): in Korean the case particles -이/-가
+# mark the subject and -을/-를 the object wherever the word stands (scrambling keeps who does what).
 
 claim = Claim(
     id="language.korean-word-order",
@@ -39,7 +39,7 @@ claim = Claim(
         ),
         reader_problem=(
             "예문이 보여 주려는 것을 보여 주지 못합니다. 한국어에서는 조사가 누가 무엇을 하는지를 정하므로, "
-            "어순을 바꿔도 역할({pair_roles}; {orders_roles})과 뜻이 그대로입니다. 어순을 바꾸면 꾸밈을 받는 "
+            "어순을 바꿔도 역할({pair_roles_korean}; {orders_roles_korean})과 뜻이 그대로입니다. 어순을 바꾸면 꾸밈을 받는 "
             "명사가 달라지는 예('큰 고양이의 작은 집' / '작은 고양이의 큰 집')라야 어순이 뜻을 바꾼다는 점이 "
             "드러납니다."
         ),
@@ -54,19 +54,10 @@ claim = Claim(
 )
 
 
-def roles(sentence: str) -> dict[str, str]:
-    """Each noun of a Korean sentence with the role its case particle gives it (none for a word without one)."""
-    found = {}
-    for word in sentence.split():
-        if len(word) > 1 and word[-1] in CASE_PARTICLES:
-            found[word[:-1]] = CASE_PARTICLES[word[-1]]
-    return found
-
-
 def same_roles(text: str) -> dict[str, str] | None:
     """The roles shared by every quoted sentence of ``text`` when they all mark the same ones, else None."""
     sentences = [s for s in re.findall(r'"([^"]+)"', text) if " " in s]
-    marked = [roles(s) for s in sentences]
+    marked = [roles_korean(s) for s in sentences]
     if len(sentences) < 2 or not marked[0] or any(m != marked[0] for m in marked):
         return None
     return marked[0]
@@ -81,7 +72,10 @@ def case_particles(r):
         if shared:
             r.counterexample(
                 f"{example}: every sentence gives the same roles ({shared}), so the reordering keeps the meaning",
-                **{name: ", ".join(f"{noun} {role}" for noun, role in shared.items())},
+                **{
+                    name: ", ".join(f"{noun} {role}" for noun, role in shared.items()),
+                    f"{name}_korean": ", ".join(f"{noun} {KOREAN_ROLES[role]}" for noun, role in shared.items()),
+                },
             )
 
 

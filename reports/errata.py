@@ -20,10 +20,14 @@ from functools import cache
 
 import checks.config as config
 import checks.written as written
+import checks.written.notation as notation
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
+from checks.results.records import ClaimRecord
 from checks.segmentation import document_language
 from checks.sources import Quote, section_of
 from checks.written.conventions import Disagreement, disagreements
+from checks.written.examples import UNCASED, rewritten
+from checks.written.examples import examples as order_examples
 from checks.written.surface import Blemish
 from reports.errata_words import ENGLISH, Words, words
 from reports.model import ClaimView, Site, document_slug, short_name
@@ -111,6 +115,8 @@ class _Entry:
     place: Place
     key: str
     """The row it joins: the erratum's point, else the sentence its erratum names first."""
+    stated: tuple[str, int, str] | None = None
+    """(document, line, sentence) of the quote that states the condition the erratum borrows (``stated_by``)."""
 
 
 def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
@@ -120,7 +126,8 @@ def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRo
     readable = {name: text for name, text in texts.items() if text is not None}
     counted = {d.counting.document: d for d in disagreements(readable)}
     for name, text in readable.items():
-        rows = claimed[name] + as_written(site, name, text)
+        rows = claimed[name] + as_written(site, name, text) + notation_rows(name, text)
+        rows += [row for row in example_rows(name, text) if not _changed_already(row, rows)]
         if name in counted:
             rows.append(_counting_row(counted[name], text))
         claimed[name] = _numbered(sorted(rows, key=_in_line_order))
@@ -151,16 +158,20 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
     section = section_of(text, own.evidence, own.document) or ""
     return ErratumRow(
         document=own.document,
-        severity="condition",
+        severity="notation",
         verdict="",
         problem=problem,
         places=(Place(section, own.evidence, found.rewritten, own.start, own.line),),
         claims=(),
         claim_pages=(),
-        finding=f"counts positions from {own.first}, the other documents from {usual}",
+        finding="position counting",
         page=f"documents/{document_slug(other.document)}.html",
         page_label=f"{short_name(other.document)}, line {other.line}",
     )
+
+
+UNREADABLE = ("does not parse", "does not render")
+"""What a formula as written meets that is a matter of notation (its reader cannot read it), not a false statement."""
 
 
 @cache
@@ -184,10 +195,11 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             if quote.document == name and (formula.span in quote.text or quote.text in formula.span)
         ]
         section = quoting[0][1].section if quoting else section_of(text, formula.span, name) or ""
+        unreadable = all(problem.kind in UNREADABLE for problem in formula.problems)
         rows.append(
             ErratumRow(
                 document=name,
-                severity="error",
+                severity="notation" if unreadable else "error",
                 verdict="",
                 problem=_as_written_problem(formula, document_language(text, config.current().language)),
                 places=(Place(section, formula.span, formula.corrected_span, position, formula.line),),
@@ -198,6 +210,100 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             )
         )
     return rows
+
+
+def notation_rows(name: str, text: str) -> list[ErratumRow]:
+    """A row for each problem of the document's notation (checks.written.notation): symbol lists, one letter with
+    two meanings, subscripts run into the next symbol."""
+    language = document_language(text, config.current().language)
+    rows = []
+    for finding in notation.findings(text, formulas(name, text)):
+        places = []
+        for place in finding.places:
+            position = _line_start(text, place.line)
+            position = text.find(place.text, position) if text.find(place.text, position) >= 0 else position
+            section = section_of(text, place.text, name) or ""
+            places.append(Place(section, place.text, place.wording, position, place.line))
+        rows.append(
+            ErratumRow(
+                document=name,
+                severity="notation",
+                verdict="",
+                problem=finding.said(language),
+                places=tuple(places),
+                claims=(),
+                claim_pages=(),
+                finding=finding.kind,
+                page=f"documents/{document_slug(name)}.html#{_shown_at(finding)}",
+                page_label=f"{short_name(name)}, line {finding.places[0].line}",
+            )
+        )
+    return rows
+
+
+def example_rows(name: str, text: str) -> list[ErratumRow]:
+    """A row for each word-order example whose grammar fixes the roles anyway (checks.written.examples)."""
+    language = document_language(text, config.current().language)
+    lines = text.splitlines()
+    rows = []
+    for example in order_examples(text):
+        span = "\n".join(lines[example.first - 1 : example.last])
+        shown = " / ".join(f"'{s.text}'" for s in example.sentences)
+        good = " / ".join(f"'{s}'" for s in UNCASED[example.language])
+        if language == "ko":
+            problem = (
+                f"예문이 보여 주려는 것을 보여 주지 못합니다({shown}). {example.korean}. 어순만 바꿔서 뜻이 달라지려면 "
+                f"격 표시가 없는 말로 된 예({good})가 필요합니다."
+            )
+        else:
+            problem = (
+                f"The example ({shown}) does not show that order carries meaning: {example.roles}. An example whose "
+                f"words carry no case shows it ({good})."
+            )
+        rows.append(
+            ErratumRow(
+                document=name,
+                severity="error",
+                verdict="",
+                problem=problem,
+                places=(
+                    Place(
+                        section_of(text, span, name) or "",
+                        span,
+                        rewritten(example, lines),
+                        text.find(span, _line_start(text, example.first)),
+                        example.first,
+                    ),
+                ),
+                claims=(),
+                claim_pages=(),
+                finding="example's grammar fixes the roles",
+                page=f"documents/{document_slug(name)}.html#text",
+                page_label=f"{short_name(name)}, line {example.first}",
+            )
+        )
+    return rows
+
+
+def _changed_already(row: ErratumRow, rows: list[ErratumRow]) -> bool:
+    """Whether another row already changes a line this row would change (a claim's correction comes first)."""
+    mine = {line for place in row.changed for line in _spanned(place)}
+    return any(mine & _spanned(place) for other in rows for place in other.places if place.wording)
+
+
+def _spanned(place: Place) -> set[int]:
+    """The lines a place runs over."""
+    return set(range(place.line, place.line + place.sentence.count("\n") + 1)) if place.line else set()
+
+
+def _shown_at(finding: notation.NotationFinding) -> str:
+    """The anchor on the document's page that shows a notation finding: its formula's row, else the text."""
+    return f"formula-{finding.formula_line}" if finding.formula_line else "text"
+
+
+def _line_start(text: str, line: int) -> int:
+    """Where line ``line`` (from 1) starts in ``text``."""
+    return sum(len(part) for part in text.splitlines(keepends=True)[: line - 1])
 
 
 def _as_written_problem(formula: written.Formula, language: str) -> str:
@@ -234,7 +340,7 @@ def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...])
                 position = text.find(quote.text)
                 line = text.count("\n", 0, position) + 1 if position >= 0 else 0
                 place = Place(quote.section, quote.text, wording, position, line)
-                entries[quote.document].append(_Entry(claim, quote, place, key))
+                entries[quote.document].append(_Entry(claim, quote, place, key, _stated(record, texts)))
     return {name: _numbered(_merged(found)) for name, found in entries.items()}
 
 
@@ -275,12 +381,33 @@ def _severity(entry: _Entry) -> str:
 
 
 def _problem(entry: _Entry) -> str:
-    """What the row says is wrong: for a document's reader, in the document's language where the claim gives it."""
+    """What the row says is wrong: for a document's reader, in the document's language where the claim gives it,
+    citing the document that states the condition it borrows."""
     erratum = entry.claim.record.erratum
     assert erratum is not None
-    if erratum.severity in FOR_READERS and erratum.reader_problem:
-        return erratum.reader_problem
-    return erratum.problem
+    korean = erratum.severity in FOR_READERS and bool(erratum.reader_problem)
+    problem = erratum.reader_problem if korean else erratum.problem
+    if entry.stated is not None:
+        document, line, sentence = entry.stated
+        where = short_name(document)
+        problem += (
+            f" 이 조건은 {where} {line}행에 있습니다: '{sentence}'"
+            if korean
+            else f" {where}, line {line}, states the condition: '{sentence}'"
+        )
+    return problem
+
+
+def _stated(record: ClaimRecord, texts: dict[str, str | None]) -> tuple[str, int, str] | None:
+    """Where the quote an erratum borrows its condition from stands (``Erratum.stated_by``)."""
+    erratum = record.erratum
+    if erratum is None or not erratum.stated_by:
+        return None
+    for quote in record.placed:
+        if quote.text == erratum.stated_by and (text := texts.get(quote.document)):
+            position = text.find(quote.text)
+            return quote.document, text.count("\n", 0, position) + 1 if position >= 0 else 0, quote.text
+    return None
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -385,7 +512,8 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##", said: Words = ENGL
         at = f"{said.line.format(line=first)} · " if first else ""
         severity = said.severity.get(row.severity, row.severity)
         claims = ", ".join(f"`{c}`" for c in row.claims)
-        lines += [f"{level} {number}. {at}{severity} · {row.shown_verdict}" + (f" · {claims}" if claims else ""), ""]
+        shown = said.verdict(row.verdict, row.finding)
+        lines += [f"{level} {number}. {at}{severity} · {shown}" + (f" · {claims}" if claims else ""), ""]
         lines += [f"**{said.problem}** {row.problem}", ""]
         for place in row.changed:
             where = said.where.format(line=place.line, section=place.section) if place.line else place.section

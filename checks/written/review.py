@@ -203,6 +203,7 @@ def _against_definition(
     if not disagreements:
         return "parsed (no definition to compare)"
     definition, value = disagreements[0]
+    even, korean_even = _divisibility(definition, lhs.args)
     witness = korean_witness = _witness(value - rhs)
     if witness:
         point = _point(value - rhs)
@@ -212,13 +213,32 @@ def _against_definition(
     formula.problems.append(
         Problem(
             "disagrees with its definition",
-            f"by the definition on line {definition.line}, {_shown(lhs)} = {_shown(value)}, not {_shown(rhs)}"
+            f"by the definition on line {definition.line}, {_shown(lhs)} = {_shown(value)}{even}, not {_shown(rhs)}"
             + (f" (at {witness})" if witness else ""),
-            f"{definition.line}행의 정의에 따르면 {_shown(lhs)} = {_shown(value)}이며 {_shown(rhs)}가 아닙니다"
-            + (f"({korean_witness})" if korean_witness else ""),
+            f"{definition.line}행의 정의에 따르면 {korean_even}{_shown(lhs)} = {_shown(value)}이며 {_shown(rhs)}가 "
+            "아닙니다" + (f"({korean_witness})" if korean_witness else ""),
         )
     )
     return formula.problems[-1].kind
+
+
+def _divisibility(definition: _Definition, arguments: tuple[sympy.Expr, ...]) -> tuple[str, str]:
+    """The condition under which the definition covers the instance, in English and Korean: a definition of
+    ``PE(pos, 2i)`` says nothing of ``PE(513, i)`` for an odd i (its i stands for 2i′). Empty when it covers all."""
+    fresh = {s: sympy.Dummy(str(s)) for a in definition.arguments for s in a.free_symbols}
+    equations = [a.subs(fresh) - b for a, b in zip(definition.arguments, arguments, strict=True)]
+    solutions = sympy.solve(equations, list(fresh.values()), dict=True)
+    english, korean = [], []
+    for solved in solutions[0].values() if len(solutions) == 1 else ():
+        numerator, denominator = sympy.fraction(sympy.together(solved))
+        if denominator.is_Integer and denominator > 1 and numerator.free_symbols:
+            if denominator == 2:
+                english.append(f"{_shown(numerator)} even")
+                korean.append(f"{_shown(numerator)}가 짝수일 때 ")
+            else:
+                english.append(f"{_shown(numerator)} a multiple of {denominator}")
+                korean.append(f"{_shown(numerator)}가 {denominator}의 배수일 때 ")
+    return (f" (for {' and '.join(english)})" if english else ""), "".join(korean)
 
 
 def _instantiated(definition: _Definition, arguments: tuple[sympy.Expr, ...]) -> sympy.Expr | None:

@@ -1,0 +1,361 @@
+"""A document's notation read from its formulas and symbol lists: what misleads a reader who follows the signs.
+
+- a symbol list that does not describe the formula above it: a symbol of the formula the list leaves out, or a
+  symbol the list describes that the formula does not contain (said with where else the document uses it);
+- one letter with two kinds of meaning in one document: a number in one formula (inside sin, cos or exp) and a
+  vector in another (transposed, or multiplied by a matrix), as ``k`` the shift and ``k`` the key;
+- a subscript run into the next symbol in plain text (``ω_ik`` for ω_i·k), which a reader takes for one symbol.
+
+Each finding names its lines and says in English and Korean what the reader meets, with the lines as they could
+read instead where the suite can write them (reports.errata makes them rows of severity notation).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from checks.written.found import Formula
+
+FUNCTIONS = frozenset({
+    "sin", "cos", "tan", "exp", "log", "ln", "softmax", "max", "min", "argmax", "sqrt", "frac", "left", "right",
+    "top", "mathrm", "text", "cdot", "big", "Big", "bigg", "sum", "prod", "begin", "end", "pmatrix", "bmatrix",
+    "matrix", "underbrace", "overbrace", "approx", "times", "qquad", "quad", "operatorname", "mathbf",
+    "boldsymbol", "dots", "ldots", "cdots", "vdots", "in", "le", "ge", "leq", "geq", "infty", "to", "pi", "mod",
+    "PE", "Attention", "MultiHead", "Concat", "LayerNorm", "FFN", "ReLU", "det", "tr", "diag",
+})  # fmt: skip
+"""Names in a formula that are functions, operators or constants, not symbols a list describes."""
+GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ",
+    "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "rho": "ρ", "sigma": "σ", "tau": "τ",
+    "phi": "φ", "varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+}  # fmt: skip
+WRAPPED = re.compile(r"\\(?:text|mathrm|operatorname|mathbf|boldsymbol|mathit)\s*\{([^{}]*)\}")
+SUBSCRIPT = re.compile(r"_\{([^{}]*)\}")
+COMMAND = re.compile(r"\\([A-Za-z]+)")
+TOKEN = re.compile(r"[A-Za-zα-ω]+(?:_[A-Za-z0-9α-ω]+)?")
+SYMBOL = re.compile(r"(?:[A-Za-z]{1,3}|[α-ω])(?:_[A-Za-z0-9]+)?")
+"""A symbol as a list names it: a letter or a short name ('pos'), with a subscript ('d_k', 'd_model', 'W_Q')."""
+LIST_ITEM = re.compile(
+    r"^(?P<prefix>\s*(?:[•·▪◦\-*]\s*)*)(?P<key>[^:：]{1,30}?)\s*(?P<colon>[:：])\s*(?P<meaning>\S.*)$"
+)
+WINDOW = 15
+"""How many lines above a symbol list its formulas stand."""
+TRIG_CALL = re.compile(r"\\(?:sin|cos|tan|exp)\s*(?:\\[!,;]\s*)?(?:\\left\s*)?\(")
+TRANSPOSED = re.compile(r"(?<![A-Za-z\\])([a-z])\s*\^\s*(?:\{\s*)?(?:\\top|T|\\intercal)")
+AFTER_TRANSPOSED = re.compile(r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal)\s*\}?\s*(?:\\[,;:!]\s*)*([a-z])(?![A-Za-z])")
+MATRIX_TIMES = re.compile(r"(?<![A-Za-z\\])[A-Z]\([^()]*\)\s*(?:\\[,;:!]\s*)*([a-z])(?![A-Za-z])")
+RUN_ON = re.compile(r"(?<![A-Za-z\\{_$])([A-Za-zα-ω])_([A-Za-z])([A-Za-z])(?![A-Za-z0-9_{])")
+
+MEANINGS = {
+    "d_k": ("the dimension of queries and keys", "query·key 벡터의 차원 (점수를 √d_k로 나눔)"),
+    "d_v": ("the dimension of the values", "value 벡터의 차원"),
+    "d_model": ("the model's (embedding) dimension", "모델(임베딩) 차원"),
+    "d": ("the embedding dimension", "임베딩 차원"),
+    "pos": ("the token's position", "토큰의 위치"),
+    "n": ("the number of tokens", "토큰 수"),
+    "h": ("the number of heads", "헤드 수"),
+    "Q": ("the queries", "query 행렬"),
+    "K": ("the keys", "key 행렬"),
+    "V": ("the values", "value 행렬"),
+    "i": ("the index of a sin/cos pair", "sin·cos 쌍의 번호"),
+    "k": ("the offset, in positions", "위치 차이(칸 수)"),
+}  # fmt: skip
+"""What the usual symbols of the Transformer's formulas mean: the line a symbol list is given for a symbol it
+leaves out (no line is written for a symbol not here)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A span of the document a finding changes, with what it could read instead (empty: nothing to paste)."""
+
+    line: int
+    text: str
+    wording: str = ""
+
+
+@dataclass(frozen=True)
+class NotationFinding:
+    """One problem of notation, at the places it changes, said in English and Korean."""
+
+    kind: str
+    places: tuple[Place, ...]
+    english: str
+    korean: str
+    formula_line: int = 0
+    """The line of the formula it concerns (0: none)."""
+
+    def said(self, language: str) -> str:
+        return self.korean if language == "ko" else self.english
+
+
+def symbols(formula: str) -> set[str]:
+    """The symbols a formula's text uses (``d_{\\text{model}}`` → ``d_model``, ``QK^\\top`` → Q, K), without its
+    functions, operators and numbers; Greek letters as letters (``\\omega_i`` → ``ω_i``)."""
+    text = formula
+    while WRAPPED.search(text):
+        text = WRAPPED.sub(lambda m: f" {m.group(1)}", text)
+    text = SUBSCRIPT.sub(lambda m: "_" + re.sub(r"[^A-Za-z0-9α-ω]", "", _greek(m.group(1))), text)
+    text = _greek(text)
+    text = COMMAND.sub(" ", text)
+    found: set[str] = set()
+    for match in TOKEN.finditer(text):
+        token = match.group(0)
+        called = text[match.end() : match.end() + 1] == "("
+        if token in FUNCTIONS or (called and len(token) > 1 and "_" not in token):
+            continue
+        if "_" not in token and len(token) > 1 and token.isupper():
+            found.update(token)  # 'QK' is Q times K
+        else:
+            found.add(token)
+    return {s for s in found if s not in FUNCTIONS}
+
+
+def _greek(text: str) -> str:
+    return re.sub(r"\\(" + "|".join(GREEK) + r")(?![A-Za-z])", lambda m: GREEK[m.group(1)], text)
+
+
+def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
+    """Every notation finding of a document, in line order."""
+    lines = text.splitlines()
+    found = [*_symbol_lists(lines, formulas), *_two_kinds(formulas), *_run_on_subscripts(lines, formulas)]
+    return sorted(found, key=lambda finding: finding.places[0].line)
+
+
+@dataclass(frozen=True)
+class _Item:
+    line: int
+    prefix: str
+    separator: str
+    names: tuple[str, ...]
+
+
+def _list_item(line: str, number: int) -> _Item | None:
+    match = LIST_ITEM.match(line)
+    if not match:
+        return None
+    key = match.group("key").strip()
+    bare = re.sub(r"\$|\\[()]", " ", key)
+    names = tuple(sorted(symbols(part)) for part in bare.split(",") if part.strip())
+    if not names or any(len(n) != 1 or not SYMBOL.fullmatch(n[0]) for n in names):
+        return None
+    if not all(re.fullmatch(r"\s*(?:\$[^$]+\$|\\\(.+?\\\)|[A-Za-z_{}\\ ]+)\s*", part) for part in key.split(",")):
+        return None
+    separator = line[match.end("key") : match.end("colon")]
+    return _Item(number, match.group("prefix"), separator + " ", tuple(n[0] for n in names))
+
+
+def _symbol_lists(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
+    """Symbol lists (two or more consecutive 'symbol: meaning' lines) against the formulas just above them."""
+    runs: list[list[_Item]] = []
+    for number, line in enumerate(lines, 1):
+        if item := _list_item(line, number):
+            if runs and runs[-1][-1].line == number - 1:
+                runs[-1].append(item)
+            else:
+                runs.append([item])
+    found, previous_end = [], 0
+    for run in (run for run in runs if len(run) >= 2):
+        first, last = run[0].line, run[-1].line
+        above = [f for f in formulas if max(first - WINDOW, previous_end) <= f.line < first]
+        previous_end = last
+        needed = set().union(*(_explained(f.correction or f.text) for f in above)) if above else set()
+        used = set().union(*(symbols(f.correction or f.text) for f in above)) if above else set()
+        described = {name for item in run for name in item.names}
+        if not used or not used & described:
+            continue
+        missing = sorted(needed - described - _bound(above))
+        extra = sorted(described - used)
+        if missing or extra:
+            found.append(_list_finding(lines, run, above, missing, extra))
+    return found
+
+
+def _explained(formula: str) -> set[str]:
+    """The symbols a list under the formula should describe: all but those only its left side names (the quantity
+    it defines, ``y`` of ``y = W x + b``; ``Attention(Q, K, V)``'s Q, K, V are on its right side too)."""
+    delimiters = formula.strip("$")
+    left, equals, right = delimiters.partition("=")
+    if not equals:
+        return symbols(formula)
+    return symbols(right) | (symbols(left) & symbols(right))
+
+
+def _bound(formulas: list[Formula]) -> set[str]:
+    """Summation indices (``\\sum_{i=0}``): bound in their formula, described by no list."""
+    return {m for f in formulas for m in re.findall(r"\\sum_\{?([A-Za-z])", f.text)}
+
+
+def _list_finding(
+    lines: list[str], run: list[_Item], formulas: list[Formula], missing: list[str], extra: list[str]
+) -> NotationFinding:
+    first, last = run[0].line, run[-1].line
+    at = ", ".join(str(line) for line in sorted({f.line for f in formulas}))
+    elsewhere = {
+        name: _used_at(lines, name, {item.line for item in run} | {f.line for f in formulas}) for name in extra
+    }
+    added = [f"{run[-1].prefix}{name}{run[-1].separator}{MEANINGS[name][1]}" for name in missing if name in MEANINGS]
+    kept = [lines[item.line - 1] for item in run if not any(n in extra and not elsewhere[n] for n in item.names)]
+    wording = "\n".join(kept + added) if len(added) == len([n for n in missing]) else ""
+    english, korean = [f"The symbol list (lines {first}–{last}) describes the formula on line(s) {at}, but"], []
+    korean_parts = []
+    if missing:
+        english.append(f"leaves out {', '.join(missing)}, which the formula uses")
+        korean_parts.append(f"식에 있는 {', '.join(missing)}{_particle(missing[-1], '은는')} 설명하지 않")
+    for name in extra:
+        where = elsewhere[name]
+        english.append(
+            f"describes {name}, which the formula does not contain"
+            + (f" (the document uses it on line {where[0]}: '{where[1]}')" if where else " and the document never uses")
+        )
+        korean_parts.append(
+            f"식에 없는 {name}{_particle(name, '을를')} 설명합니다"
+            + (
+                f"({name}{_particle(name, '은는')} {where[0]}행 '{where[1]}'에서 쓰입니다)"
+                if where
+                else "(문서 어디에도 쓰이지 않습니다)"
+            )
+        )
+        korean_parts[-1] = (
+            korean_parts[-1].replace("설명합니다", "설명하고", 1) if name != extra[-1] else korean_parts[-1]
+        )
+    said = [part + ("고" if part.endswith("않") else "") for part in korean_parts[:-1]]
+    said.append(korean_parts[-1] + ("습니다" if korean_parts[-1].endswith("않") else ""))
+    korean.append(f"{first}–{last}행의 기호 설명은 {at}행의 식을 설명하지만, " + ", ".join(said) + ".")
+    span = "\n".join(lines[first - 1 : last])
+    return NotationFinding(
+        "symbol list",
+        (Place(first, span, wording),),
+        " ".join(english[:1]) + " " + "; ".join(english[1:]) + ".",
+        " ".join(korean),
+        min(f.line for f in formulas),
+    )
+
+
+def _used_at(lines: list[str], name: str, skip: set[int]) -> tuple[int, str] | None:
+    """The first line outside ``skip`` that uses ``name`` as a symbol, with the math around it."""
+    pattern = re.compile(rf"(?<![A-Za-z_\\]){re.escape(name)}(?![A-Za-z_])")
+    for number, line in enumerate(lines, 1):
+        if number in skip:
+            continue
+        for match in pattern.finditer(line):
+            around = re.search(r"[A-Za-z]*\([^()]*$", line[: match.start()])
+            if around or re.match(r"[²³^/·+\-−)]", line[match.end() : match.end() + 1]):
+                start = around.start() if around else match.start()
+                end = line.find(")", match.end())
+                return number, line[start : end + 1 if end >= 0 else match.end()].strip()
+    return None
+
+
+def _particle(word: str, pair: str) -> str:
+    """The Korean particle after a symbol read aloud in English letters ('k는', 'd_k는', 'n은')."""
+    last = word[-1].lower()
+    closed = last in "lmnr"  # el, em, en, ar end in a consonant
+    return pair[0] if closed else pair[1]
+
+
+def _two_kinds(formulas: list[Formula]) -> list[NotationFinding]:
+    """A letter that is a number in one formula (inside sin, cos, exp) and a vector in another."""
+    number: dict[str, list[Formula]] = {}
+    vector: dict[str, list[Formula]] = {}
+    for formula in formulas:
+        for name in _in_trig_arguments(formula.text):
+            number.setdefault(name, []).append(formula)
+        for name in {m.group(1) for m in _vector_evidence(formula.text)}:
+            vector.setdefault(name, []).append(formula)
+    found = []
+    for name in sorted(number.keys() & vector.keys()):
+        as_number = sorted({f.line for f in number[name]})
+        as_vector = vector[name]
+        vectors = sorted({m.group(1) for f in as_vector for m in _vector_evidence(f.text)})
+        places = tuple(
+            Place(f.line, f.span, _bold(f.span, vectors))
+            for f in formulas
+            if f.line > as_number[-1] and any(_mentions(f.text, v) for v in vectors)
+        )
+        lines_number = ", ".join(map(str, as_number))
+        lines_vector = ", ".join(str(f.line) for f in as_vector)
+        bold = ", ".join(_bold_letters(v) for v in vectors)
+        found.append(
+            NotationFinding(
+                "two meanings",
+                places,
+                f"{name} is a number on line(s) {lines_number} (inside sin/cos: the offset) and a vector on line(s) "
+                f"{lines_vector} (transposed or multiplied by a matrix): one letter, two meanings. Setting the "
+                f"vectors in bold ({bold}) tells them apart.",
+                f"{name}{_subject(name)} 두 가지 뜻으로 쓰입니다. "
+                f"{lines_number}행에서는 sin·cos 안에 들어가는 수(위치 차이)이고, {lines_vector}행에서는 벡터"
+                f"(전치되거나 행렬이 곱해지는 쪽)입니다. 벡터를 굵은 글씨({bold})로 쓰면 둘이 구분됩니다.",
+                as_vector[0].line,
+            )
+        )
+    return found
+
+
+def _bold_letters(name: str) -> str:
+    """A name in mathematical bold letters (𝐤), as a plain text can show a bold vector."""
+    return "".join(
+        chr(0x1D41A + ord(c) - ord("a"))
+        if "a" <= c <= "z"
+        else chr(0x1D400 + ord(c) - ord("A"))
+        if "A" <= c <= "Z"
+        else c
+        for c in name
+    )
+
+
+def _subject(word: str) -> str:
+    return "이" if _particle(word, "은는") == "은" else "가"
+
+
+def _mentions(formula: str, name: str) -> bool:
+    return bool(re.search(rf"(?<![A-Za-z\\]){re.escape(name)}(?![A-Za-z])", formula))
+
+
+def _bold(span: str, names: Iterable[str]) -> str:
+    """The span with each of ``names`` set in bold (``\\mathbf{k}``) wherever it stands as a symbol."""
+    for name in names:
+        span = re.sub(rf"(?<![A-Za-z\\{{]){re.escape(name)}(?![A-Za-z}}])", rf"\\mathbf{{{name}}}", span)
+    return span
+
+
+def _vector_evidence(text: str) -> list[re.Match[str]]:
+    r"""Where a letter stands as a vector: transposed (``q^\top``), after a transposed one (``q^\top k``), or
+    multiplied by a matrix-valued function (``R(n\theta)\,k``)."""
+    return [*TRANSPOSED.finditer(text), *AFTER_TRANSPOSED.finditer(text), *MATRIX_TIMES.finditer(text)]
+
+
+def _in_trig_arguments(text: str) -> set[str]:
+    """The single letters inside the parentheses of sin, cos, tan or exp."""
+    found: set[str] = set()
+    for match in TRIG_CALL.finditer(text):
+        depth, end = 1, match.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        found |= {s for s in symbols(text[match.end() : end - 1]) if len(s) == 1 and s.isascii()}
+    return found
+
+
+def _run_on_subscripts(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
+    """``ω_ik`` in plain text where the formulas use ``ω_i`` and ``k``: a subscript run into the next symbol."""
+    known = set().union(*(symbols(f.text) for f in formulas)) if formulas else set()
+    found = []
+    for number, line in enumerate(lines, 1):
+        outside = re.sub(r"\$[^$]*\$", lambda m: " " * len(m.group(0)), line)
+        for match in RUN_ON.finditer(outside):
+            base, first, second = match.groups()
+            if f"{base}_{first}" in known and second in known and f"{base}_{first}{second}" not in known:
+                written, meant = match.group(0), f"{base}_{first}·{second}"
+                found.append(
+                    NotationFinding(
+                        "run-on subscript",
+                        (Place(number, line.strip(), line.strip().replace(written, meant)),),
+                        f"'{written}' reads as {base} with the subscript {first}{second}; meant is {base}_{first} "
+                        f"times {second} ({meant}), as the formulas write {base}_{first} and {second}.",
+                        f"'{written}'는 {base}에 아래첨자 {first}{second}가 붙은 한 기호로 읽힙니다. 뜻은 "
+                        f"{base}_{first}와 {second}의 곱({meant})입니다.",
+                    )
+                )
+    return found

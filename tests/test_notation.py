@@ -1,0 +1,123 @@
+"""A document's notation and its examples, read by the suite (issue 62, items 4 and 6): symbol lists against their
+formulas, one letter with two meanings, subscripts run into the next symbol, and word-order examples whose grammar
+fixes the roles. Each is found in the lessons where it is, and not in documents this project did not write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import checks.written as written
+from checks.sources import document_text
+from checks.written.examples import examples, rewritten
+from checks.written.notation import findings, symbols
+
+LESSON_000, LESSON_001, LESSON_002 = "000_1100ff0056b332e7.txt", "001_53050abb35828e70.txt", "002_86fa32f25d4c4c54.txt"
+OUTSIDE = [Path(__file__).resolve().parent / name for name in ("formula_corpus", "notation_corpus")]
+OUTSIDE_DOCUMENTS = [
+    p for folder in OUTSIDE if folder.exists() for p in sorted(folder.iterdir()) if p.suffix in (".md", ".tex", ".txt")
+]
+
+
+def notation_of(name: str, text: str | None = None) -> list:
+    text = document_text(name) if text is None else text
+    return findings(text, written.review_text(name, text, written.code_lines(name)))
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        (r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}(QK^\top / \sqrt{d_k}) V", {"Q", "K", "V", "d_k"}),
+        (
+            r"\text{PE}(\text{pos}, 2i) = \sin\left(\frac{\text{pos}}{10000^{2i/d_{\text{model}}}}\right)",
+            {"pos", "i", "d_model"},
+        ),
+        (r"\theta = \omega_i \cdot pos", {"θ", "ω_i", "pos"}),
+        ("PE(pos, 2i) = sin(pos / 10000^(2i/d_model))", {"pos", "i", "d_model"}),
+    ],
+)
+def test_the_symbols_of_a_formula(formula, expected):
+    assert symbols(formula) == expected
+
+
+def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_another():
+    (found,) = notation_of(LESSON_001)
+    assert found.kind == "symbol list" and found.places[0].line == 116
+    assert "d_k는 설명하지 않고" in found.korean and "n은 145행 'O(n²)'에서 쓰입니다" in found.korean
+    assert found.places[0].wording.splitlines() == [
+        "Q,K,V : query, key, value 행렬",
+        "n : 토큰 길이",
+        "d_k : query·key 벡터의 차원 (점수를 √d_k로 나눔)",
+    ]
+
+
+def test_a_list_that_describes_its_formula_is_not_a_finding():
+    assert notation_of(LESSON_000) == []
+    text = "$$y = W x + b$$\n\n- $W$: the weights\n- $x$: the input\n- $b$: the bias\n"
+    assert notation_of("layer.md", text) == []
+
+
+def test_a_list_that_describes_a_symbol_no_line_uses_drops_it():
+    text = "$$y = W x + b$$\n\n- $W$: the weights\n- $x$: the input\n- $b$: the bias\n- $z$: the output\n"
+    (found,) = notation_of("layer.md", text)
+    assert "z" in found.english and "never uses" in found.english
+    assert "$z$" not in found.places[0].wording
+
+
+def test_one_letter_a_number_in_one_formula_and_a_vector_in_another():
+    found = [f for f in notation_of(LESSON_002) if f.kind == "two meanings"]
+    (k,) = found
+    assert [p.line for p in k.places] == [155, 157] and k.formula_line == 157
+    assert "81, 93, 109행" in k.korean and "\\mathbf{k}" in k.places[1].wording and "\\mathbf{q}" in k.places[0].wording
+    text = "$$\\cos(\\omega k)$$\n\nand the score $q^\\top k$.\n"
+    assert [f.kind for f in notation_of("rope.md", text)] == ["two meanings"]
+    assert notation_of("rope.md", "$$\\cos(\\omega k)$$\n\nand the score $q^\\top v$.\n") == []
+
+
+def test_a_subscript_run_into_the_next_symbol_in_plain_text():
+    (run_on,) = [f for f in notation_of(LESSON_002) if f.kind == "run-on subscript"]
+    assert (
+        run_on.places[0].line == 71 and "ω_i·k" in run_on.places[0].wording and "ω_ik" not in run_on.places[0].wording
+    )
+    assert notation_of("a.md", "$\\omega_i$ and $k$; W_QK is the product of $W_Q$ and $K$.\n") != []
+    assert notation_of("a.md", "$\\omega_i$ and $k$; d_model is the width.\n") == []
+
+
+def test_an_example_whose_grammar_fixes_the_roles_does_not_show_word_order():
+    (english,) = examples(document_text(LESSON_001))
+    assert (english.first, english.last, english.language) == (21, 22, "en") and "'I'" in english.korean
+    assert rewritten(english, document_text(LESSON_001).splitlines()) == "dog bites man\nman bites dog"
+    korean = examples(document_text(LESSON_000))
+    assert [(e.first, e.language) for e in korean] == [(29, "ko"), (39, "ko")] and "사람: 주어" in korean[0].korean
+    assert examples(document_text(LESSON_002)) == [], "'dog bites man' / 'man bites dog': only the order says who"
+    assert (
+        examples('"him saw she" and "she saw him"') != []
+        and examples('"the cat saw a dog" / "a dog saw the cat"') == []
+    )
+
+
+@pytest.mark.parametrize("path", OUTSIDE_DOCUMENTS, ids=lambda p: p.name)
+def test_in_documents_no_one_here_wrote_every_finding_is_one_a_careful_reader_labelled(path):
+    """Precision on the outside corpora (tests/notation_corpus/labels.json, labelled by a helper who had not seen
+    this code): a symbol-list finding stands on a labelled list that leaves out or adds a symbol, a two-meanings
+    finding on a labelled letter, a word-order finding on a labelled example whose grammar fixes the roles."""
+    labels = _labels(path)
+    text = path.read_text(encoding="utf-8")
+    for found in notation_of(path.name, text):
+        line = found.places[0].line
+        if found.kind == "symbol list":
+            assert any(
+                entry["lines"][0] <= line <= entry["lines"][1] and (entry["missing"] or entry["extra"])
+                for entry in labels.get("lists", [])
+            ), found.english
+        else:
+            assert any(found.english.startswith(entry["symbol"]) for entry in labels.get("two_meanings", [])), found
+    labelled = [e["lines"][0] for e in labels.get("order_examples", []) if e.get("grammar_fixes_roles")]
+    assert [e.first for e in examples(text)] == labelled
+
+
+def _labels(path: Path) -> dict:
+    labels = path.parent / "labels.json"
+    return json.loads(labels.read_text(encoding="utf-8")).get(path.name, {}) if labels.exists() else {}
