@@ -29,10 +29,10 @@ claim = Claim(
             "the computation."
         ),
         reader_problem=(
-            "원인이 '동시에 처리'에 있지 않습니다. 같은 Self-Attention을 토큰 하나씩 차례로 계산해도 '{sentence}'와 "
-            "'{reordered}'에서 각 단어의 출력이 같습니다(최대 차이 {per_query_difference:.1e}). 반면 한 토큰씩 "
-            "처리하는 RNN은 {rnn_difference:.2f}만큼 달라집니다. 순서가 사라지는 까닭은 계산식에 위치가 들어가지 "
-            "않기 때문입니다."
+            "원인이 '동시에 처리'에 있지 않습니다. 같은 Self-Attention을 토큰 하나씩 차례로 계산해도 두 문장"
+            "('{sentence}', '{reordered}')에서 각 단어의 출력이 같습니다(최대 차이 {per_query_difference:.1e}). "
+            "반면 한 토큰씩 처리하는 RNN은 {rnn_difference:.2f}만큼 달라집니다. 순서가 사라지는 까닭은 계산식에 "
+            "위치가 들어가지 않기 때문입니다."
         ),
         wording=(
             "하지만 이 계산에는 토큰의 위치가 들어가지 않는다는 문제가 있습니다(동시에 처리해서가 아니라, 한 토큰씩 "
@@ -42,8 +42,9 @@ claim = Claim(
     expect="refuted",
 )
 
-SENTENCE, REORDERED, WIDTH, SEED = "I love you", "you love I", 8, 0
-"""The document's example, a width and a seed for the embeddings and weights (float64)."""
+SENTENCE, REORDERED, WIDTH, SEED = "dog bites man", "man bites dog", 8, 0
+"""An example whose words carry no case (the document's own, "I love you", fixes roles by case), a width and a
+seed for the embeddings and weights (float64)."""
 
 
 @claim.probe

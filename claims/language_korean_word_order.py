@@ -3,7 +3,7 @@
 import re
 
 from checks import Claim, Erratum
-from checks.written.examples import KOREAN_ROLES, roles_korean
+from checks.written import KOREAN_ROLES, roles_korean
 from claims.catalog.works import LESSON_000
 
 BOARD, ATTENTION = "비유: 줄 번호 없는 칠판", "위치 정보 없이는 어떤 문제가 생기나?"
@@ -39,9 +39,9 @@ claim = Claim(
         ),
         reader_problem=(
             "예문이 보여 주려는 것을 보여 주지 못합니다. 한국어에서는 조사가 누가 무엇을 하는지를 정하므로, "
-            "어순을 바꿔도 역할({pair_roles_korean}; {orders_roles_korean})과 뜻이 그대로입니다. 어순을 바꾸면 꾸밈을 받는 "
-            "명사가 달라지는 예('큰 고양이의 작은 집' / '작은 고양이의 큰 집')라야 어순이 뜻을 바꾼다는 점이 "
-            "드러납니다."
+            "어순을 바꿔도 역할({pair_roles_korean}; {orders_roles_korean})과 뜻이 그대로입니다. 어순을 바꾸면 "
+            "꾸밈을 받는 명사가 달라지는 예('큰 고양이의 작은 집' / '작은 고양이의 큰 집')라야 어순이 뜻을 바꾼다는 "
+            "점이 드러납니다."
         ),
         wording='A: "큰 고양이의 작은 집" B: "작은 고양이의 큰 집"',
         also={

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -138,16 +139,18 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
     """A document that counts positions from another place than the other documents (checks.written.conventions)."""
     own, usual = found.counting, found.others[0].first
     korean = document_language(text, config.current().language) == "ko"
-    quoted = own.evidence.splitlines()[0]
+    quoted = _unbulleted(own.evidence.splitlines()[0])
     if korean:
-        others = ", ".join(f"{short_name(o.document)} {o.line}행 '{o.evidence.splitlines()[0]}'" for o in found.others)
+        others = ", ".join(
+            f"{short_name(o.document)} {o.line}행 '{_unbulleted(o.evidence.splitlines()[0])}'" for o in found.others
+        )
         problem = (
             f"이 문서는 위치를 {own.first}부터 셉니다({own.line}행 '{quoted}'). 다른 레슨은 {usual}부터 셉니다"
             f"({others}). 공식의 pos도 {usual}부터 시작하므로, 이 예를 {usual}부터 적어야 레슨들이 서로 맞습니다."
         )
     else:
         others = ", ".join(
-            f"{short_name(o.document)} line {o.line}: '{o.evidence.splitlines()[0]}'" for o in found.others
+            f"{short_name(o.document)} line {o.line}: '{_unbulleted(o.evidence.splitlines()[0])}'" for o in found.others
         )
         problem = (
             f"This document counts positions from {own.first} (line {own.line}: '{quoted}'); the other documents "
@@ -166,12 +169,22 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
         claim_pages=(),
         finding="position counting",
         page=f"documents/{document_slug(other.document)}.html",
-        page_label=f"{short_name(other.document)}, line {other.line}",
+        page_label=_at(other.document, other.line, "ko" if korean else "en"),
     )
 
 
 UNREADABLE = ("does not parse", "does not render")
 """What a formula as written meets that is a matter of notation (its reader cannot read it), not a false statement."""
+
+
+def _at(document: str, line: int, language: str) -> str:
+    """A link's label naming a document's line, in the errata's language ('001, 110행')."""
+    return f"{short_name(document)}, {words(language).line.format(line=line)}"
+
+
+def _unbulleted(line: str) -> str:
+    """A line cited inside a problem, without its list marks ('• •$\\text{pos}$: …' → '$\\text{pos}$: …')."""
+    return re.sub(r"^[\s•·▪◦*-]+", "", line)
 
 
 @cache
@@ -207,6 +220,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
                 page=f"documents/{document_slug(name)}.html#formula-{formula.line}",
+                page_label=_at(name, formula.line, document_language(text, config.current().language)),
             )
         )
     return rows
@@ -235,7 +249,7 @@ def notation_rows(name: str, text: str) -> list[ErratumRow]:
                 claim_pages=(),
                 finding=finding.kind,
                 page=f"documents/{document_slug(name)}.html#{_shown_at(finding)}",
-                page_label=f"{short_name(name)}, line {finding.places[0].line}",
+                page_label=_at(name, finding.formula_line or finding.places[0].line, language),
             )
         )
     return rows
@@ -279,7 +293,7 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
                 claim_pages=(),
                 finding="example's grammar fixes the roles",
                 page=f"documents/{document_slug(name)}.html#text",
-                page_label=f"{short_name(name)}, line {example.first}",
+                page_label=_at(name, example.first, language),
             )
         )
     return rows
@@ -516,7 +530,11 @@ def _markdown_rows(rows: list[ErratumRow], level: str = "##", said: Words = ENGL
         lines += [f"{level} {number}. {at}{severity} · {shown}" + (f" · {claims}" if claims else ""), ""]
         lines += [f"**{said.problem}** {row.problem}", ""]
         for place in row.changed:
-            where = said.where.format(line=place.line, section=place.section) if place.line else place.section
+            where = (
+                (said.where if place.section else said.line).format(line=place.line, section=place.section)
+                if place.line
+                else place.section
+            )
             lines += [where, "", *_quoted(place.sentence), ""]
             if place.wording:
                 lines += [f"**{said.could_read}**", "", *_quoted(place.wording), ""]

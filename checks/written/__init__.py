@@ -7,12 +7,14 @@ definition, false as written) and a correction checked by reviewing it again. Th
 document's page and makes the problems errata (reports.errata).
 """
 
+from checks.written.examples import KOREAN_ROLES, roles_korean
 from checks.written.found import Formula, code_lines
 from checks.written.meaning import NoMeaning, expression
 from checks.written.parse import FormulaError, parse
 from checks.written.review import review_document, review_text, uses
 
 __all__ = [
+    "KOREAN_ROLES",
     "Formula",
     "FormulaError",
     "NoMeaning",
@@ -21,5 +23,6 @@ __all__ = [
     "parse",
     "review_document",
     "review_text",
+    "roles_korean",
     "uses",
 ]
