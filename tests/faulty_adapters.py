@@ -278,7 +278,8 @@ class OddHeadRope:
 
 
 class SlowRope:
-    """Not faulty: a correct RoPE that sleeps ``delay`` seconds a call, as a slow library on a loaded machine."""
+    """Not faulty: a correct RoPE that computes for ``delay`` seconds of CPU a call, as a slow library does (the time
+    limits count CPU time: a sleep would cost them nothing)."""
 
     name, pairing = "slow-rope", "interleaved"
 
@@ -286,8 +287,15 @@ class SlowRope:
         self.delay = delay
 
     def rope(self, x, positions):
-        time.sleep(self.delay)
+        burn(self.delay)
         return rotate(x, positions)
+
+
+def burn(seconds: float) -> None:
+    """Compute, doing nothing useful, for ``seconds`` of this process's CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
 
 
 PRECISION = (InDtypeTableSinusoidal, Bfloat16AnglesRope, RoundedCosSinRope, RoundOnceRope)

@@ -2,13 +2,13 @@
 share of their own: a slow adapter is named, and running out of its share costs it its own cells only; the
 references' cells and the claim's verdict stand (checks/engine/limits.py).
 
-No assertion on wall-clock time: the adapters sleep, so their cells take at least what each test needs.
+No assertion on wall-clock time: the adapters compute (``burn``: the limits count CPU time), so their cells take at
+least what each test needs.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from types import SimpleNamespace
 
 import hypothesis
@@ -35,7 +35,7 @@ from checks.implementations.third_party import THIRD_PARTY_ENV
 from checks.results import ClaimRecord, ImplementationRecord, write_results
 from claims.catalog.works import LESSON_002
 from reports.build import build_site
-from tests.faulty_adapters import SlowRope
+from tests.faulty_adapters import SlowRope, burn
 from tests.records import claim_record, environment
 
 QUICK, SLOW = CALL_BUDGET / 10, 2 * CALL_BUDGET
@@ -83,7 +83,7 @@ def test_an_implementations_cells_run_on_its_share_while_the_claims_clock_stops(
     guard.share_among(lambda: {"slow": 1.0})  # the longest share: 1.5 s = 0.5 s of its own + 1 s of the share
     assert (guard.own, guard.shares) == (pytest.approx(0.5), {"slow": pytest.approx(1.0)})
     late: list[str] = []
-    guard("check", lambda: late.append(guard.within_share("slow", lambda: time.sleep(0.7))))
+    guard("check", lambda: late.append(guard.within_share("slow", lambda: burn(0.7))))
     guard("check", lambda: late.append(guard.within_share("slow", _hang)))
     guard("check", lambda: late.append(guard.within_share("slow", _hang)))
     ran: list[str] = []
@@ -95,7 +95,7 @@ def test_an_implementations_cells_run_on_its_share_while_the_claims_clock_stops(
 
 def _hang() -> None:
     while True:
-        time.sleep(0.01)
+        burn(0.01)
 
 
 def _rope_claim() -> Claim:

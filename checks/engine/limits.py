@@ -1,6 +1,11 @@
 """The per-claim time limit, its shares for implementations, and the guard that turns a crash in any step of a
 claim into its error.
 
+The limit counts the claim's CPU time (the process's, every thread's: ITIMER_PROF), so that a machine loaded by
+other work slows a claim without breaking it. A claim that waits instead of computing (a sleep, a lock, another
+process) is stopped by a wall-clock backstop: BACKSTOP times its limit, stretched by the load measured when it is
+armed (the 1-minute load average per core, when over 1).
+
 A claim's limit is DEFAULT_TIME_LIMIT × an examples factor (the Hypothesis profile's max_examples / 40, at least 1) ×
 an implementations factor (1 + IMPLEMENTATION_SHARE × the share factor of each implementation besides the
 references that its checks run). THEORY_CLAIMS_TIME_LIMIT, when set, is the whole limit instead; 0 turns it off.
@@ -40,6 +45,24 @@ the references and the built-in and optional adapters took 0.02 to 0.8 ms idle a
 is named slow and gets a longer share."""
 LONGEST_SHARE = 4.0
 """The most usual shares one implementation gets, however slow its calls."""
+
+
+BACKSTOP = 5.0
+"""How many times its CPU-time limit a claim may run by the wall clock (on an idle machine) before it is stopped."""
+
+
+def cpu_clock() -> float:
+    """The process's CPU time in seconds (every thread's): the clock a claim's limit runs on."""
+    return time.process_time()
+
+
+def load_stretch() -> float:
+    """How much slower the wall clock runs a process here than on an idle machine: the 1-minute load average per
+    core, at least 1 (1 where the system does not say)."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
 
 
 def share_factor(seconds_per_call: float) -> float:
@@ -107,17 +130,19 @@ class Guard:
         self.shares: dict[str, float] = {}
         """Seconds of each implementation's share, by name."""
         self._spent: dict[str, float] = {}
-        self.deadline = time.monotonic() + (self.own if self.own > 0 else math.inf)
+        self.deadline = cpu_clock() + (self.own if self.own > 0 else math.inf)
         self._ticking = False
         """Whether one of this guard's steps armed the alarm (so that a share may take the timer over)."""
+        self.expired = False
+        """Whether the claim ran out of time (its CPU time, or the wall-clock backstop while it waited)."""
 
     def __call__(self, what: str, action: Callable[[], object]) -> None:
-        if time.monotonic() >= self.deadline:
+        if self.expired or cpu_clock() >= self.deadline:
             self._out_of_time(what)
             return
         armed = False
         try:
-            with alarm(self.deadline - time.monotonic()) as armed:
+            with alarm(self.deadline - cpu_clock()) as armed:
                 self._ticking = self._ticking or armed
                 action()
             if armed and _TIMER.went_off:  # the exception turned into another on the way (the step's error)
@@ -140,9 +165,9 @@ class Guard:
         measured: dict[str, float] = {}
 
         def off_the_clock() -> None:
-            started = time.monotonic()
+            started = cpu_clock()
             measured.update(measure())
-            self.deadline += time.monotonic() - started
+            self.deadline += cpu_clock() - started
 
         self("implementations", off_the_clock)
         limit = time_limit(measured.values())
@@ -165,7 +190,7 @@ class Guard:
         late = f"not run: {implementation} ran past its share of the time limit ({_seconds(share)} s)"
         if spent >= share:
             return late
-        started = time.monotonic()
+        started = cpu_clock()
         _TIMER.arm(share - spent)
         try:
             try:
@@ -175,20 +200,21 @@ class Guard:
         except TimeLimitExceeded:  # its share's (the claim's own timer is off meanwhile): ``went_off`` says so
             pass
         finally:
-            used = time.monotonic() - started
+            used = cpu_clock() - started
             expired = _TIMER.went_off  # also when Hypothesis turned the exception into another
             self._spent[implementation] = share if expired else spent + used
             self.deadline += used
-            _TIMER.arm(self.deadline - time.monotonic())
+            _TIMER.arm(self.deadline - cpu_clock())
         return late if expired else ""
 
     @property
     def remaining(self) -> float:
-        """Seconds left of the claim's own part of its time limit."""
-        return max(0.0, self.deadline - time.monotonic())
+        """CPU seconds left of the claim's own part of its time limit."""
+        return max(0.0, self.deadline - cpu_clock())
 
     def _out_of_time(self, what: str) -> None:
         """Record once, naming the step it happened in, that the claim used up its time limit."""
+        self.expired = True
         if any("TimeLimitExceeded" in error for error in self.errors):
             return
         limit = f"{_seconds(self.own)} s"
@@ -196,9 +222,15 @@ class Guard:
             limit += (
                 f" (of {_seconds(self.limit)} s in all: the rest are its {len(self.shares)} implementations' shares)"
             )
+        waited = (
+            f", waiting: {_seconds(_TIMER.backstop)} s by the wall clock ({BACKSTOP:g}× the limit, at a load of "
+            f"{_TIMER.stretch:.2g}× the cores) used little CPU"
+            if _TIMER.by_wall
+            else ""
+        )
         self.errors.append(
             f"{what}: TimeLimitExceeded: claim {self.claim_id} ran past its time limit of {limit} "
-            f"(environment variable {TIME_LIMIT_ENV}); the rest of the claim did not run"
+            f"(environment variable {TIME_LIMIT_ENV}){waited}; the rest of the claim did not run"
         )
 
 
@@ -207,27 +239,33 @@ RETRY = 0.05
 
 
 class _Timer:
-    """The process's SIGALRM timer: when it goes off it raises TimeLimitExceeded once, so that no second one lands in
-    the cleanup of the first. Python swallows one raised where none can propagate (a garbage-collection callback, a
-    __del__): sys.unraisablehook then receives it, and it is raised again when the timer next goes off (every RETRY
-    seconds). Hypothesis may turn it into another exception (FlakyStrategyDefinition, when it arrives while an example
-    is drawn): ``went_off`` still says that the time ran out."""
+    """The process's CPU-time timer (SIGPROF) with its wall-clock backstop (SIGALRM): when either goes off it raises
+    TimeLimitExceeded once, so that no second one lands in the cleanup of the first. Python swallows one raised
+    where none can propagate (a garbage-collection callback, a __del__): sys.unraisablehook then receives it, and it
+    is raised again when the timer next goes off (every RETRY seconds). Hypothesis may turn it into another
+    exception (FlakyStrategyDefinition, when it arrives while an example is drawn): ``went_off`` still says that the
+    time ran out."""
 
     def __init__(self) -> None:
-        self.pending = self.went_off = False
+        self.pending = self.went_off = self.by_wall = False
         self.kept_hook = sys.unraisablehook
+        self.backstop = self.stretch = 0.0
 
     def arm(self, seconds: float) -> None:
-        self.pending, self.went_off = True, False
-        signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3), RETRY)
+        self.pending, self.went_off, self.by_wall = True, False, False
+        self.stretch = load_stretch()
+        self.backstop = max(seconds, 1e-3) * BACKSTOP * self.stretch
+        signal.setitimer(signal.ITIMER_PROF, max(seconds, 1e-3), RETRY)
+        signal.setitimer(signal.ITIMER_REAL, self.backstop, RETRY)
 
     def disarm(self) -> None:
         self.pending = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
 
     def expire(self, signum: int, frame: object) -> None:
         if self.pending:
-            self.pending, self.went_off = False, True
+            self.pending, self.went_off, self.by_wall = False, True, signum == signal.SIGALRM
             raise TimeLimitExceeded
 
     def unraisable(self, unraisable: Any) -> None:
@@ -242,7 +280,8 @@ _TIMER = _Timer()
 
 @contextmanager
 def alarm(seconds: float) -> Iterator[bool]:
-    """Raise TimeLimitExceeded after ``seconds``; yields whether the alarm is armed.
+    """Raise TimeLimitExceeded after ``seconds`` of CPU time (or the wall-clock backstop); yields whether the alarm
+    is armed.
 
     Not armed off the main thread, without a limit, or when a timer already runs (an outer
     claim's, while a derived claim evaluates its dependencies: the outer one then applies).
@@ -251,11 +290,12 @@ def alarm(seconds: float) -> Iterator[bool]:
         math.isinf(seconds)
         or seconds <= 0
         or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_PROF)[0]
         or signal.getitimer(signal.ITIMER_REAL)[0]
     ):
         yield False
         return
-    previous = signal.signal(signal.SIGALRM, _TIMER.expire)
+    previous = signal.signal(signal.SIGALRM, _TIMER.expire), signal.signal(signal.SIGPROF, _TIMER.expire)
     _TIMER.kept_hook, sys.unraisablehook = sys.unraisablehook, _TIMER.unraisable
     _TIMER.arm(seconds)
     try:
@@ -263,4 +303,5 @@ def alarm(seconds: float) -> Iterator[bool]:
     finally:
         _TIMER.disarm()
         sys.unraisablehook = _TIMER.kept_hook
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, previous[0])
+        signal.signal(signal.SIGPROF, previous[1])
