@@ -21,6 +21,9 @@ from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
 from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
+SAME_REPRESENTATION = "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."
+"""002 ends its account of attention over all word pairs here: where the caveat for a decoder's mask goes."""
+
 claim = Claim(
     id="attention.order-blind",
     title=("Self-attention over all word pairs cannot tell reordered sentences apart; with a decoder's mask it can"),
@@ -52,6 +55,7 @@ claim = Claim(
         LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
         LESSON_000.quote("위치 정보 없이는 어떤 문제가 생기나?", "모두 같은 단어 집합이므로 같은 결과가 나옵니다."),
         LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
+        LESSON_002.quote("1. 어텐션은 순서를 모른다", SAME_REPRESENTATION),
     ],
     erratum=Erratum(
         severity="condition",
@@ -68,8 +72,8 @@ claim = Claim(
             "{per_word_difference:.3f} 다릅니다)."
         ),
         wording=(
-            "모두 같은 단어 집합이므로 같은 결과가 나옵니다. (단, GPT처럼 앞 단어만 보도록 가린 디코더는 위치 정보 "
-            "없이도 순서를 일부 알아챕니다.)"
+            "모두 같은 단어 집합이므로 각 단어가 받는 결과는 같고, 순서만 바뀌어 나옵니다. (단, GPT처럼 앞 단어만 "
+            "보도록 가린 디코더는 위치 정보 없이도 순서를 일부 알아챕니다.)"
         ),
         sentence="모두 같은 단어 집합이므로 같은 결과가 나옵니다.",
         point="causal-mask",
@@ -81,8 +85,10 @@ claim = Claim(
                 "모든 토큰이 서로를 보는 Self-Attention에서는 토큰의 순서 정보가 사라집니다."
             ),
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.": "",
-            "어텐션은 단어 순서를 모릅니다.": (
-                "기본 셀프 어텐션은 단어 순서를 모릅니다(앞 단어만 보도록 가린 GPT식 디코더는 예외입니다)."
+            "어텐션은 단어 순서를 모릅니다.": "",
+            SAME_REPRESENTATION: (
+                SAME_REPRESENTATION + " (단, GPT처럼 앞 단어만 보도록 가린 디코더에서는 위치 인코딩 없이도 순서가 "
+                "출력에 일부 드러납니다. 여기서는 모든 단어가 서로를 보는 셀프 어텐션을 다룹니다.)"
             ),
         },
     ),

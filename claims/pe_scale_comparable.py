@@ -14,6 +14,10 @@ from checks.strategies import d_models, vector_batches
 from claims.catalog.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
+RANGES = "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"
+"""Two lines of the lesson run into one (a line break lost); the second is the premise the caveat corrects."""
+EMBEDDING_VALUES = "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"
+
 claim = Claim(
     id="pe.scale-comparable",
     title="Position and word vectors have comparable scales only if embedding entries are of order one",
@@ -23,7 +27,8 @@ claim = Claim(
         "entries are of order one (uniform [−1, 1]: 1.22; N(0, 1): 0.71); small-init embeddings are swamped."
     ),
     sources=[
-        LESSON_000.quote(SECTION, "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"),
+        LESSON_000.quote(SECTION, RANGES),
+        LESSON_000.quote("시도 1: 정수 인덱스 사용", EMBEDDING_VALUES),
         LESSON_000.quote(
             SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
         ),
@@ -48,6 +53,13 @@ claim = Claim(
             "더함"
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
+        also={
+            RANGES: (
+                "sin과 cos의 출력 범위: [-1, 1]\n"
+                "단어 임베딩의 값 범위: 초기화와 학습에 따라 다름 (예: BERT·GPT-2는 표준편차 0.02의 정규분포로 초기화)"
+            ),
+            EMBEDDING_VALUES: "단어 임베딩 벡터의 값은 보통 1보다 작은 범위 (예: BERT·GPT-2는 표준편차 0.02로 초기화)",
+        },
     ),
     expect="qualified",
 )

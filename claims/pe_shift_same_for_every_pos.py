@@ -9,6 +9,7 @@ from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 RELATIVE_000 = "수학적 특성: PE(pos + k)는 PE(pos)의 선형 변환으로 표현 가능"
 RELATIVE_001 = "-> 상대 위치 정보 표현 가능"
+SHIFT_001 = "P E (p o s + k)"
 STATED_002 = "M_k는 k에만 달려 있습니다."
 
 claim = Claim(
@@ -21,6 +22,7 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote("2. 상대적 위치 표현 가능", RELATIVE_000),
+        LESSON_001.quote("4. Relative Position 정보", SHIFT_001),
         LESSON_001.quote("4. Relative Position 정보", RELATIVE_001),
         LESSON_002.quote("5. k칸 이동 = 회전 행렬", STATED_002),
     ],
@@ -45,9 +47,8 @@ claim = Claim(
         sentence=RELATIVE_000,
         stated_by=STATED_002,
         also={
-            RELATIVE_001: (
-                "-> PE(pos)에 pos와 무관한 같은 행렬 M_k를 곱하면 PE(pos + k)가 되므로 상대 위치 정보 표현 가능"
-            )
+            SHIFT_001: "$\\mathrm{{PE}}(pos+k) = M_k\\,\\mathrm{{PE}}(pos)$",
+            RELATIVE_001: "-> M_k는 k에만 달려 있고 pos와 무관한 같은 행렬이므로 상대 위치 정보 표현 가능",
         },
     ),
     expect="qualified",

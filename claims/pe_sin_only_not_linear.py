@@ -43,19 +43,19 @@ claim = Claim(
         problem=(
             "At ωk = mπ the ellipse flattens into a line (sin(ω(pos + k)) = ±sin(ω·pos)); a PE frequency never hits "
             "one exactly, but near one the best sine-only line misses by only {line_error:.3f} (ω = {omega:.3f}, "
-            "k = {k}), against {line_error_demo_k:.2f} at the demo's k: the text's 'cannot be made' reads as "
-            "'never close'."
+            "k = {k}, the largest miss over pos = 0…99), against {line_error_demo_k:.2f} at the demo's k: the "
+            "text's 'cannot be made' reads as 'never close'."
         ),
         reader_problem=(
             "ωk가 π의 정수배(mπ, m은 정수)이면 타원이 직선으로 눌립니다(sin(ω(pos + k)) = ±sin(ω·pos)). PE의 "
             "주파수가 정확히 그 값이 되지는 않지만, 그 근처에서는 sin만으로 만든 가장 좋은 선형 변환도 "
-            "{line_error:.3f}밖에 벗어나지 않습니다(ω = {omega:.3f}, k = {k}). 데모의 k에서는 "
-            "{line_error_demo_k:.2f}입니다. 본문의 '만들 수 없다'는 '결코 가까워지지 않는다'로 읽힙니다."
+            "{line_error:.3f}밖에 벗어나지 않습니다(ω = {omega:.3f}, k = {k}, pos = 0…99에서 최대 오차). 데모의 "
+            "k에서는 {line_error_demo_k:.2f}입니다. 본문의 '만들 수 없다'는 '결코 가까워지지 않는다'로 읽힙니다."
         ),
         wording=(
             "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 선형 "
-            "함수로도 만들 수 없습니다. (단, ωk가 π의 정수배에 가까우면 타원이 납작해져 직선 오차가 작아 보이지만 "
-            "0이 되지는 않습니다. (sin, cos) 쌍과 M_k는 모든 k에서 정확합니다.)"
+            "함수로도 만들 수 없습니다. (단, ωk가 π의 정수배에 가까우면 타원이 납작해져 직선 오차가 작아지지만, "
+            "정확히 π의 정수배가 아닌 한 0이 되지는 않습니다. (sin, cos) 쌍과 M_k는 모든 k에서 정확합니다.)"
         ),
         sentence=(
             "점들이 직선이 아니라 타원을 그립니다. 같은 가로 값에 세로 값이 두 개 있으니 어떤 함수로도, 하물며 선형 "

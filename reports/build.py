@@ -65,7 +65,12 @@ def build_site(
     settings = config.current()
     texts = {info.name: info.text for info in infos}
     corrections, notes = errata.errata(site, texts), errata.for_implementers(site, texts)
-    seen = {info.name: blemishes(info.name, info.text) if info.text is not None else [] for info in infos}
+    seen = {
+        info.name: errata.not_corrected(blemishes(info.name, info.text), corrections.get(info.name, []))
+        if info.text is not None
+        else []
+        for info in infos
+    }
     common = {
         "errata": corrections,
         "notes": notes,

@@ -16,7 +16,7 @@ import io
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache
 
 import checks.config as config
@@ -297,6 +297,17 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
             )
         )
     return rows
+
+
+def not_corrected(seen: list[Blemish], rows: list[ErratumRow]) -> list[Blemish]:
+    """What a reader sees besides sentences, less the places an erratum already rewrites (one thing, said once)."""
+    changed = {line for row in rows for place in row.places if place.wording for line in _spanned(place)}
+    kept = []
+    for blemish in seen:
+        places = tuple((a, b) for a, b in blemish.places if not set(range(a, b + 1)) <= changed)
+        if places:
+            kept.append(replace(blemish, places=places) if places != blemish.places else blemish)
+    return kept
 
 
 def _changed_already(row: ErratumRow, rows: list[ErratumRow]) -> bool:

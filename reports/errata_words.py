@@ -112,6 +112,8 @@ KOREAN = Words(
         "symbol list": "기호 설명과 식이 다름",
         "two meanings": "한 기호에 두 뜻",
         "run-on subscript": "아래첨자가 이어 붙음",
+        "bare function": "함수 이름의 백슬래시 빠짐",
+        "direction": "같은 이동을 반대 방향으로 말함",
         "example's grammar fixes the roles": "예문의 문법이 역할을 정함",
         "position counting": "위치를 세는 방식이 다른 레슨과 다름",
     },

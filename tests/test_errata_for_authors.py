@@ -86,6 +86,10 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     readouts = next(b for b in found.values() if "readout" in b.english)
     assert (167, 167) in readouts.places and "n − m—" in document_text(LESSON_002).splitlines()[166]
     assert found["a table with its header and no row"].places == ((145, 145),)
+    sliders = next(b for b in found.values() if "slider" in b.english)
+    assert [a for a, _ in sliders.places] == [29, 31, 43, 45, 73, 75, 87, 89, 91, 99, 128, 163, 165]
+    joined = next(b for b in said.values() if "두 줄이 한 줄에" in b.korean)
+    assert [a for a, _ in joined.places] == [60, 212, 231]
     (metadata,) = [b for b in blemishes(LESSON_001, document_text(LESSON_001)) if "metadata" in b.english]
     assert metadata.places == ((3, 11),) and "분류" in metadata.korean
 
@@ -116,6 +120,10 @@ def test_a_markdown_documents_surface(text, expected):
         ("Text.\n\na\tb\tc\n\nA caption.\n", ["a table with its header and no row"]),
         ("Text.\n\na\tb\tc\n1\t2\t3\n", []),
         ("Text.\n\n- item one\n- item two\n", []),
+        ("Text.\n\n학습 시: 최대 512 토큰 추론 시: 513번째 위치\n", ["two 'label: value' lines"]),
+        ("Text.\n\nNote: this is fine. Then: more.\n", []),
+        ("Text.\n\nscore—\n\nd_model 64\n\nmore text.\n", ["1 readout(s)", "1 slider(s)"]),
+        ("Text.\n\nd_model 64\n\nmore text.\n", []),  # no readout: a line that ends in a number is no slider
     ],
 )
 def test_a_plain_texts_surface(text, expected):

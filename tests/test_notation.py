@@ -54,7 +54,7 @@ def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_ano
 
 
 def test_a_list_that_describes_its_formula_is_not_a_finding():
-    assert notation_of(LESSON_000) == []
+    assert [f.kind for f in notation_of(LESSON_000)] == ["bare function"], "its symbol list describes its formula"
     text = "$$y = W x + b$$\n\n- $W$: the weights\n- $x$: the input\n- $b$: the bias\n"
     assert notation_of("layer.md", text) == []
 
@@ -83,6 +83,20 @@ def test_a_subscript_run_into_the_next_symbol_in_plain_text():
     )
     assert notation_of("a.md", "$\\omega_i$ and $k$; W_QK is the product of $W_Q$ and $K$.\n") != []
     assert notation_of("a.md", "$\\omega_i$ and $k$; d_model is the width.\n") == []
+
+
+def test_a_function_name_without_its_backslash_where_the_document_writes_it_with_one():
+    (bare,) = [f for f in notation_of(LESSON_000) if f.kind == "bare function"]
+    assert [p.line for p in bare.places] == [307, 309] and "\\sin(pos" in bare.places[0].wording
+    assert notation_of("paper.tex", "$PE = sin(pos)$ and $PE' = cos(pos)$\n") == [], "consistent: the paper's choice"
+
+
+def test_a_direction_word_against_the_documents_own_for_the_same_shift():
+    (direction,) = [f for f in notation_of(LESSON_002) if f.kind == "direction"]
+    assert direction.places[0].line == 81 and "“3칸 뒤 단어”" in direction.places[0].wording
+    assert "'3칸 앞'은" in direction.korean and "5, 75, 95행" in direction.korean
+    both = "k칸 앞으로 가면 pos - k입니다.\n\nk칸 뒤로 가면 pos + k입니다.\n"
+    assert [f for f in notation_of("a.txt", both) if f.kind == "direction"] == [], "as many each way: no finding"
 
 
 def test_an_example_whose_grammar_fixes_the_roles_does_not_show_word_order():

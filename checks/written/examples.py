@@ -21,6 +21,7 @@ from dataclasses import dataclass
 CASE_PARTICLES = {"이": "subject", "가": "subject", "을": "object", "를": "object"}
 """Korean: the particle ending a noun, and the role it marks wherever the noun stands."""
 KOREAN_ROLES = {"subject": "주어", "object": "목적어"}
+"""Each role's name in Korean, as a Korean reader's text says it."""
 NOMINATIVE = frozenset({"I", "he", "she", "we", "they"})
 ACCUSATIVE = frozenset({"me", "him", "us", "them"})
 """English pronouns whose form says subject or object ('her' and 'you' say neither)."""

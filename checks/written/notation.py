@@ -4,7 +4,10 @@
   symbol the list describes that the formula does not contain (said with where else the document uses it);
 - one letter with two kinds of meaning in one document: a number in one formula (inside sin, cos or exp) and a
   vector in another (transposed, or multiplied by a matrix), as ``k`` the shift and ``k`` the key;
-- a subscript run into the next symbol in plain text (``ω_ik`` for ω_i·k), which a reader takes for one symbol.
+- a subscript run into the next symbol in plain text (``ω_ik`` for ω_i·k), which a reader takes for one symbol;
+- a direction word that contradicts the document's own for the same shift (``3칸 앞`` where PE(pos + k) is what
+  the document elsewhere calls ``k칸 뒤``);
+- a function name without its backslash in LaTeX (``$PE(pos, 2i) = sin(…)$``), set as a product of italic letters.
 
 Each finding names its lines and says in English and Korean what the reader meets, with the lines as they could
 read instead where the suite can write them (reports.errata makes them rows of severity notation).
@@ -16,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from checks.written.found import Formula
+from checks.written.found import BARE_FUNCTIONS, Formula
 
 FUNCTIONS = frozenset({
     "sin", "cos", "tan", "exp", "log", "ln", "softmax", "max", "min", "argmax", "sqrt", "frac", "left", "right",
@@ -46,6 +49,11 @@ TRIG_CALL = re.compile(r"\\(?:sin|cos|tan|exp)\s*(?:\\[!,;]\s*)?(?:\\left\s*)?\(
 TRANSPOSED = re.compile(r"(?<![A-Za-z\\])([a-z])\s*\^\s*(?:\{\s*)?(?:\\top|T|\\intercal)")
 AFTER_TRANSPOSED = re.compile(r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal)\s*\}?\s*(?:\\[,;:!]\s*)*([a-z])(?![A-Za-z])")
 MATRIX_TIMES = re.compile(r"(?<![A-Za-z\\])[A-Z]\([^()]*\)\s*(?:\\[,;:!]\s*)*([a-z])(?![A-Za-z])")
+DIRECTION = re.compile(r"(\d+|[a-z]|몇)\s*칸\s*(앞|뒤)")
+"""'k칸 뒤', '3칸 앞': how far and which way a Korean text moves along the positions."""
+SHIFT = re.compile(r"pos\s*\+\s*k|M_k|M_\{k\}|k칸 이동|선형 변환")
+"""What names the shift from pos to pos + k on a line."""
+OPPOSITE = {"앞": "뒤", "뒤": "앞"}
 RUN_ON = re.compile(r"(?<![A-Za-z\\{_$])([A-Za-zα-ω])_([A-Za-z])([A-Za-z])(?![A-Za-z0-9_{])")
 
 MEANINGS = {
@@ -120,6 +128,7 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     """Every notation finding of a document, in line order."""
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_two_kinds(formulas), *_run_on_subscripts(lines, formulas)]
+    found += _bare_functions(formulas) + _directions(lines)
     return sorted(found, key=lambda finding: finding.places[0].line)
 
 
@@ -249,9 +258,10 @@ def _used_at(lines: list[str], name: str, skip: set[int]) -> tuple[int, str] | N
 
 
 def _particle(word: str, pair: str) -> str:
-    """The Korean particle after a symbol read aloud in English letters ('k는', 'd_k는', 'n은')."""
-    last = word[-1].lower()
-    closed = last in "lmnr"  # el, em, en, ar end in a consonant
+    """The Korean particle after a word ('k는', 'd_k는', 'n은', '앞은'): the first of ``pair`` after a closed
+    syllable (a Hangul final consonant; a letter read aloud in English that ends in one: el, em, en, ar)."""
+    last = word[-1]
+    closed = (ord(last) - ord("가")) % 28 != 0 if "가" <= last <= "힣" else last.lower() in "lmnr"
     return pair[0] if closed else pair[1]
 
 
@@ -359,3 +369,66 @@ def _run_on_subscripts(lines: list[str], formulas: list[Formula]) -> list[Notati
                     )
                 )
     return found
+
+
+def _bare_functions(formulas: list[Formula]) -> list[NotationFinding]:
+    """LaTeX formulas that write sin, cos, exp … without a backslash where the same document writes them with one
+    (its own typography says what it means; a paper that never writes the backslash is consistent): one finding."""
+    latex = [f for f in formulas if f.latex and not f.problems]
+    commanded = {name for f in latex for name in re.findall(r"\\(sin|cos|tan|exp|log)(?![A-Za-z])", f.text)}
+    bare = [f for f in latex if {m.group(1) for m in BARE_FUNCTIONS.finditer(f.text)} & commanded]
+    if not bare:
+        return []
+    names = sorted({m.group(1) for f in bare for m in BARE_FUNCTIONS.finditer(f.text)} & commanded)
+    shown = ", ".join(names)
+    commands = ", ".join(f"\\{name}" for name in names)
+    return [
+        NotationFinding(
+            "bare function",
+            tuple(Place(f.line, f.span, BARE_FUNCTIONS.sub(r"\\\1", f.span)) for f in bare),
+            f"{shown} without a backslash is set as a product of italic letters ({'·'.join(names[0])}), where the "
+            f"document's other formulas write {commands}: the same function in two typefaces.",
+            f"수식 안의 {shown}에 백슬래시가 없어 기울어진 글자 {'·'.join(names[0])}의 곱처럼 조판됩니다. 같은 문서의 "
+            f"다른 식은 {commands}{'으로' if names[-1][-1] in 'mn' else '로'} 써서 함수 이름이 바로 서 있으므로, 같은 "
+            "함수가 두 가지 모양으로 보입니다.",
+            bare[0].line,
+        )
+    ]
+
+
+def _directions(lines: list[str]) -> list[NotationFinding]:
+    """A direction word for the shift to pos + k that the document's other words for it contradict: the majority
+    direction is the document's; a line naming the shift (pos + k, M_k) with the other one is a finding."""
+    said = [(n, m) for n, line in enumerate(lines, 1) for m in DIRECTION.finditer(line)]
+    counts = {way: sum(1 for _, m in said if m.group(2) == way) for way in OPPOSITE}
+    usual = max(counts, key=lambda way: counts[way])
+    if counts[usual] <= counts[OPPOSITE[usual]]:
+        return []
+    found = []
+    for number, match in said:
+        if match.group(2) == usual or not SHIFT.search(lines[number - 1]):
+            continue
+        others = ", ".join(str(n) for n, m in said if m.group(2) == usual)
+        line = lines[number - 1]
+        sentence = _sentence_around(line, match.start())
+        meant = sentence.replace(match.group(0), match.group(0)[: -len(match.group(2))] + usual, 1)
+        found.append(
+            NotationFinding(
+                "direction",
+                (Place(number, sentence, meant),),
+                f"'{match.group(0)}' on a line about the shift to pos + k, which the document calls "
+                f"'… 칸 {usual}' on line(s) {others}: the same move, the opposite word.",
+                f"'{match.group(0)}'{_particle(match.group(0), '은는')} pos에서 pos + k로 가는 이동을 말하는데, "
+                f"이 문서는 같은 이동을 {others}행에서 "
+                f"'칸 {usual}'라고 부릅니다. 같은 이동에 반대 방향의 말을 쓰면 독자는 k의 부호를 헷갈립니다.",
+            )
+        )
+    return found
+
+
+def _sentence_around(line: str, at: int) -> str:
+    """The sentence of ``line`` that holds position ``at`` (sentences end with '. ', '? ', '! ' or a display's $$)."""
+    starts = [0] + [m.end() for m in re.finditer(r"(?<=[.?!])\s+|\$\$\s+", line) if m.end() <= at]
+    start = starts[-1]
+    end = re.search(r"[.?!](?=\s|$)", line[at:])
+    return line[start : at + end.end() if end else len(line)].strip()

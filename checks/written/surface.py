@@ -8,7 +8,7 @@ corrects, listed apart on its page and in its errata file.
 - math copied from a rendered page with its letters spaced out, outside an equation ('P E (p o s + k)');
 - a page's metadata copied as text at its top ('분류: llm', '타입: concept', …);
 - an interactive figure's readout whose value was lost ('n − m—');
-- a table that has its header and no row;
+- a table that has its header and no row; two 'label: value' lines run into one;
 - in plain text, a heading followed directly by another heading (a figure, table or list between them lost, unless
   the second is the first's subheading: plain text does not say which).
 
@@ -37,6 +37,11 @@ METADATA = re.compile(r"^\s*([^\s:：]{1,12}(?: [^\s:：]{1,12})?)\s*[:：]\s*(\
 """'key: value' as a page's metadata writes it (a short key, a short value)."""
 READOUT = re.compile(r"^\s*(\S.{0,40}?\S)\s*[—–]\s*$")
 """A figure's readout whose value was lost: a short label ending in a dash ('n − m—')."""
+CONTROL = re.compile(r"^\s*([^\d\s](?:(?! = )[^:]){0,30}?)\s+-?\d+(?:\.\d+)?\s*$")
+"""An interactive figure's slider copied as its label and value ('d_model 64', 'k (몇 칸 뒤) 2')."""
+LABEL = r"[^\s:：•·\-*>#$`][^:：\n.!?]{0,18}?"
+JOINED = re.compile(rf"^\s*{LABEL}[:：] (?:(?![.!?。](?:\s|$)|다\.|요\.).)+? {LABEL}[:：] \S")
+"""Two 'label: value' lines run into one where a line break was lost ('학습 시: … 추론 시: …')."""
 RUN_INTO_DISPLAY = re.compile(r"\$\$[^$]+\$\$[ \t]*(\S.*)$")
 
 
@@ -69,6 +74,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines), *_empty_tables(lines)]
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
+        found += _joined_lines(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -142,16 +148,48 @@ def _metadata(lines: list[str]) -> list[Blemish]:
 
 
 def _readouts(lines: list[str]) -> list[Blemish]:
-    """Short lines ending in a dash: an interactive figure's readouts, copied without their values."""
+    """Short lines ending in a dash: an interactive figure's readouts, copied without their values; and, in a text
+    that has such readouts, its sliders copied as a label and a number on a line of their own."""
     found = [n for n, line in enumerate(lines, 1) if READOUT.match(line) and not line.lstrip().startswith(("-", "—"))]
     if not found:
         return []
-    return [
+    controls = [n for n, line in enumerate(lines, 1) if CONTROL.match(line) and _alone(lines, n)]
+    seen = [
         Blemish(
             tuple((number, number) for number in found),
             " / ".join(lines[n - 1].strip() for n in found[:3]),
             f"{len(found)} readout(s) of an interactive figure copied without their values (a label, then '—')",
             f"대화형 그림의 표시값 {len(found)}개가 값 없이 이름과 '—'만 복사되어 있습니다",
+        )
+    ]
+    if controls:
+        seen.append(
+            Blemish(
+                tuple((number, number) for number in controls),
+                " / ".join(lines[n - 1].strip() for n in controls[:3]),
+                f"{len(controls)} slider(s) of an interactive figure copied as a label and its value",
+                f"대화형 그림의 슬라이더 {len(controls)}개가 이름과 값만 본문에 복사되어 있습니다",
+            )
+        )
+    return seen
+
+
+def _alone(lines: list[str], number: int) -> bool:
+    """Whether a line stands between blank lines (or the text's ends)."""
+    return (number == 1 or not lines[number - 2].strip()) and (number == len(lines) or not lines[number].strip())
+
+
+def _joined_lines(lines: list[str]) -> list[Blemish]:
+    """Lines that hold two 'label: value' lines run together (a line break lost in the copy)."""
+    found = [n for n, line in enumerate(lines, 1) if JOINED.match(line) and "$" not in line]
+    if not found:
+        return []
+    return [
+        Blemish(
+            tuple((number, number) for number in found),
+            lines[found[0] - 1].strip()[:60],
+            "two 'label: value' lines run into one: a line break was lost",
+            "줄바꿈이 빠져 '항목: 값' 두 줄이 한 줄에 붙어 있습니다",
         )
     ]
 
