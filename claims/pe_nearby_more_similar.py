@@ -14,6 +14,7 @@ from claims.catalog.works import LESSON_000
 
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 LESSON_D_MODEL, LESSON_MAX_LEN = 64, 50
+RELATIVE = "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!"
 PRINTED = re.compile(r"위치 (\d+) vs 위치\s+(\d+):\s+(-?\d+\.\d+)")
 claim = Claim(
     id="pe.nearby-more-similar",
@@ -25,14 +26,33 @@ claim = Claim(
     sources=[
         LESSON_000.quote(SECTION, "가까운 위치일수록 유사도가 높고,"),
         LESSON_000.quote(SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
+        LESSON_000.quote(SECTION, RELATIVE),
     ],
     erratum=Erratum(
-        severity="note",
+        severity="condition",
         problem=(
-            "A print() line of the document's code: PE(0)·PE(k) does not fall steadily with k (for d_model = 64 it "
-            "first rises at k = {first_increase[64]}, and position {more_similar_than_printed[20]} is more similar "
-            "to position 0 than position 20 is); the next printed line's '경향' (tendency) leaves room for it."
+            "PE(0)·PE(k) does not fall steadily with k (for d_model = 64 it first rises at k = {first_increase[64]}, "
+            "and position {more_similar_than_printed[20]} is more similar to position 0 than the printed position 20 "
+            "is); and what lets a model learn relative distance is that PE(p)·PE(p + k) is the same for every p "
+            "(pe.dot-distance-only), which one reference position cannot show."
         ),
+        reader_problem=(
+            "가까울수록 유사도가 높다는 것은 대략적인 경향일 뿐입니다. d_model = 64에서 PE(0)·PE(k)는 "
+            "k = {first_increase[64]}에서 처음으로 다시 커지고, 위치 {more_similar_than_printed[20]}가 출력된 "
+            "위치 20보다 위치 0과 더 비슷합니다. 또 모델이 상대적 거리를 배울 수 있는 근거는 이 경향이 아니라, "
+            "PE(p)·PE(p + k)가 기준 위치 p와 상관없이 k에만 달려 있다는 점입니다. 기준 위치 하나(0)만 보는 이 "
+            "출력으로는 그 점이 드러나지 않습니다."
+        ),
+        wording=(
+            "가까운 위치일수록 대체로 유사도가 높고(항상은 아님: 위치 {more_similar_than_printed[20]}가 위치 20보다 "
+            "높음),"
+        ),
+        also={
+            RELATIVE: (
+                "이 내적은 기준 위치와 상관없이 두 위치의 거리에만 달려 있어, 모델이 상대적 거리를 학습할 수 있게 "
+                "해줍니다!"
+            )
+        },
     ),
     expect="qualified",
 )

@@ -16,7 +16,6 @@ from claims.catalog.works import LESSON_000
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
 RANGES = "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"
 """Two lines of the lesson run into one (a line break lost); the second is the premise the caveat corrects."""
-EMBEDDING_VALUES = "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"
 
 claim = Claim(
     id="pe.scale-comparable",
@@ -28,7 +27,6 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote(SECTION, RANGES),
-        LESSON_000.quote("시도 1: 정수 인덱스 사용", EMBEDDING_VALUES),
         LESSON_000.quote(
             SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
         ),
@@ -48,17 +46,17 @@ claim = Claim(
             "√d_model을 곱합니다."
         ),
         wording=(
-            "→ 임베딩 원소가 ±1 정도 크기라면 스케일이 비슷해 단순히 더해도(+) 한쪽이 압도하지 않음. 임베딩을 작게 "
-            "초기화하면(예: 표준편차 0.02) 그대로 더할 때 PE 쪽이 훨씬 큼. 원논문은 임베딩에 √d_model을 곱한 뒤 PE를 "
-            "더함"
+            "→ 임베딩 원소가 ±1 정도 크기라면 스케일이 비슷해 단순히 더해도(+) 한쪽이 압도하지 않습니다. 임베딩을 "
+            "작게 초기화하면(예: 표준편차 0.02) 그대로 더할 때 PE 쪽이 훨씬 커지므로, 원논문은 임베딩에 √d_model을 "
+            "곱한 뒤 PE를 더합니다."
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         also={
             RANGES: (
                 "sin과 cos의 출력 범위: [-1, 1]\n"
-                "단어 임베딩의 값 범위: 초기화와 학습에 따라 다름 (예: BERT·GPT-2는 표준편차 0.02의 정규분포로 초기화)"
+                "단어 임베딩의 값 범위: 초기화에 따라 다름 (PyTorch nn.Embedding 기본값 N(0, 1)이면 ±1 안팎이라 "
+                "비슷하지만, 표준편차 0.02로 초기화하면 PE보다 훨씬 작음)"
             ),
-            EMBEDDING_VALUES: "단어 임베딩 벡터의 값은 보통 1보다 작은 범위 (예: BERT·GPT-2는 표준편차 0.02로 초기화)",
         },
     ),
     expect="qualified",

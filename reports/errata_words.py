@@ -114,6 +114,7 @@ KOREAN = Words(
         "run-on subscript": "아래첨자가 이어 붙음",
         "bare function": "함수 이름의 백슬래시 빠짐",
         "direction": "같은 이동을 반대 방향으로 말함",
+        "omitted index": "이름에 빠진 첨자",
         "example's grammar fixes the roles": "예문의 문법이 역할을 정함",
         "position counting": "위치를 세는 방식이 다른 레슨과 다름",
     },

@@ -48,7 +48,7 @@ def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_ano
     assert "d_k는 설명하지 않고" in found.korean and "n은 145행 'O(n²)'에서 쓰입니다" in found.korean
     assert found.places[0].wording.splitlines() == [
         "Q,K,V : query, key, value 행렬",
-        "n : 토큰 길이",
+        "n : 시퀀스 길이(토큰 개수): 아래 O(n²)의 n",
         "d_k : query·key 벡터의 차원 (점수를 √d_k로 나눔)",
     ]
 
@@ -71,6 +71,7 @@ def test_one_letter_a_number_in_one_formula_and_a_vector_in_another():
     (k,) = found
     assert [p.line for p in k.places] == [155, 157] and k.formula_line == 157
     assert "81, 93, 109행" in k.korean and "\\mathbf{k}" in k.places[1].wording and "\\mathbf{q}" in k.places[0].wording
+    assert "θ가 65행에서는 ω_i · pos" in k.korean and "R(m\\omega_i)" in k.places[1].wording, "θ: an angle, then a rate"
     text = "$$\\cos(\\omega k)$$\n\nand the score $q^\\top k$.\n"
     assert [f.kind for f in notation_of("rope.md", text)] == ["two meanings"]
     assert notation_of("rope.md", "$$\\cos(\\omega k)$$\n\nand the score $q^\\top v$.\n") == []
@@ -83,6 +84,13 @@ def test_a_subscript_run_into_the_next_symbol_in_plain_text():
     )
     assert notation_of("a.md", "$\\omega_i$ and $k$; W_QK is the product of $W_Q$ and $K$.\n") != []
     assert notation_of("a.md", "$\\omega_i$ and $k$; d_model is the width.\n") == []
+
+
+def test_a_name_whose_subscript_omits_an_index_its_value_depends_on():
+    (omitted,) = [f for f in notation_of(LESSON_002) if f.kind == "omitted index"]
+    assert omitted.places[0].line == 81 and "_{M_k^{(i)}" in omitted.places[0].wording and "ω_i가" in omitted.korean
+    named = "$$\\underbrace{\\begin{pmatrix}a_k\\end{pmatrix}}_{A_k}$$\n"
+    assert [f for f in notation_of("a.md", named) if f.kind == "omitted index"] == []
 
 
 def test_a_function_name_without_its_backslash_where_the_document_writes_it_with_one():

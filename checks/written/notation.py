@@ -7,6 +7,7 @@
 - a subscript run into the next symbol in plain text (``ω_ik`` for ω_i·k), which a reader takes for one symbol;
 - a direction word that contradicts the document's own for the same shift (``3칸 앞`` where PE(pos + k) is what
   the document elsewhere calls ``k칸 뒤``);
+- a name whose subscript omits an index its value depends on (``\\underbrace{…\\omega_i k…}_{M_k}``);
 - a function name without its backslash in LaTeX (``$PE(pos, 2i) = sin(…)$``), set as a product of italic letters.
 
 Each finding names its lines and says in English and Korean what the reader meets, with the lines as they could
@@ -62,7 +63,7 @@ MEANINGS = {
     "d_model": ("the model's (embedding) dimension", "모델(임베딩) 차원"),
     "d": ("the embedding dimension", "임베딩 차원"),
     "pos": ("the token's position", "토큰의 위치"),
-    "n": ("the number of tokens", "토큰 수"),
+    "n": ("the sequence length (the number of tokens)", "시퀀스 길이(토큰 개수)"),
     "h": ("the number of heads", "헤드 수"),
     "Q": ("the queries", "query 행렬"),
     "K": ("the keys", "key 행렬"),
@@ -93,6 +94,10 @@ class NotationFinding:
     korean: str
     formula_line: int = 0
     """The line of the formula it concerns (0: none)."""
+    vectors: tuple[str, ...] = ()
+    """For one letter a number and a vector: the letters its wording sets in bold."""
+    rewrite: tuple[str, str] | None = None
+    """For a symbol used in another role: the symbol and what its wording writes in its place."""
 
     def said(self, language: str) -> str:
         return self.korean if language == "ko" else self.english
@@ -127,8 +132,8 @@ def _greek(text: str) -> str:
 def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     """Every notation finding of a document, in line order."""
     lines = text.splitlines()
-    found = [*_symbol_lists(lines, formulas), *_two_kinds(formulas), *_run_on_subscripts(lines, formulas)]
-    found += _bare_functions(formulas) + _directions(lines)
+    found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
+    found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(formulas)
     return sorted(found, key=lambda finding: finding.places[0].line)
 
 
@@ -205,8 +210,12 @@ def _list_finding(
         name: _used_at(lines, name, {item.line for item in run} | {f.line for f in formulas}) for name in extra
     }
     added = [f"{run[-1].prefix}{name}{run[-1].separator}{MEANINGS[name][1]}" for name in missing if name in MEANINGS]
-    kept = [lines[item.line - 1] for item in run if not any(n in extra and not elsewhere[n] for n in item.names)]
-    wording = "\n".join(kept + added) if len(added) == len([n for n in missing]) else ""
+    kept = [
+        _kept(lines[item.line - 1], item, elsewhere)
+        for item in run
+        if not any(n in extra and not elsewhere[n] for n in item.names)
+    ]
+    wording = "\n".join(kept + added) if len(added) == len(missing) else ""
     english, korean = [f"The symbol list (lines {first}–{last}) describes the formula on line(s) {at}, but"], []
     korean_parts = []
     if missing:
@@ -240,6 +249,19 @@ def _list_finding(
         " ".join(korean),
         min(f.line for f in formulas),
     )
+
+
+def _kept(line: str, item: _Item, elsewhere: dict[str, tuple[int, str] | None]) -> str:
+    """A list line kept as it is, unless it describes one symbol the formula lacks and the document uses elsewhere:
+    that line says where, with the symbol's usual meaning where there is one (``n : 시퀀스 길이(토큰 개수): 아래
+    O(n²)의 n``)."""
+    (name,) = item.names if len(item.names) == 1 else (None,)
+    where = elsewhere.get(name) if name else None
+    if where is None:
+        return line
+    meaning = MEANINGS[name][1] if name in MEANINGS else line.split(item.separator.strip(), 1)[1].strip()
+    direction = "아래" if where[0] > item.line else "위"
+    return f"{item.prefix}{name}{item.separator}{meaning}: {direction} {where[1]}의 {name}"
 
 
 def _used_at(lines: list[str], name: str, skip: set[int]) -> tuple[int, str] | None:
@@ -298,9 +320,91 @@ def _two_kinds(formulas: list[Formula]) -> list[NotationFinding]:
                 f"{lines_number}행에서는 sin·cos 안에 들어가는 수(위치 차이)이고, {lines_vector}행에서는 벡터"
                 f"(전치되거나 행렬이 곱해지는 쪽)입니다. 벡터를 굵은 글씨({bold})로 쓰면 둘이 구분됩니다.",
                 as_vector[0].line,
+                vectors=tuple(vectors),
             )
         )
     return found
+
+
+DEFINED = re.compile(r"^\s*\$*\s*(\\[a-z]+|[a-z])\s*=\s*([^=]+?)\s*\$*\s*$")
+"""A formula that defines one symbol (``\\theta = \\omega_i \\cdot pos``)."""
+
+
+def _meanings(formulas: list[Formula]) -> list[NotationFinding]:
+    """One letter with two meanings, said once for all such letters: rewriting a formula for one keeps the other's
+    rewriting (``k`` set in bold and ``θ`` replaced, in the same formula)."""
+    found = _two_kinds(formulas) + _angle_as_rate(formulas)
+    if len(found) < 2:
+        return found
+    lines = sorted({place.line for finding in found for place in finding.places})
+    spans = {place.line: place.text for finding in found for place in finding.places}
+    places = []
+    for line in lines:
+        wording = spans[line]
+        for finding in found:
+            wording = _rewritten(finding, wording)  # a symbol it does not name is left as it is
+        places.append(Place(line, spans[line], wording))
+    return [
+        NotationFinding(
+            "two meanings",
+            tuple(places),
+            " ".join(f.english for f in found),
+            " ".join(f.korean for f in found),
+            min(f.formula_line for f in found),
+        )
+    ]
+
+
+def _rewritten(finding: NotationFinding, span: str) -> str:
+    """``span`` as ``finding`` rewrites it (its symbols in bold, or one symbol replaced by another)."""
+    if finding.rewrite:
+        old, new = finding.rewrite
+        return re.sub(rf"{re.escape(old)}(?![A-Za-z])", lambda _: new, span)
+    return _bold(span, finding.vectors)
+
+
+def _angle_as_rate(formulas: list[Formula]) -> list[NotationFinding]:
+    """A symbol defined as an angle that grows with the position (``θ = ω_i·pos``) and later multiplied by a
+    position (``R(mθ)``): there it is an angle per position, the role of ω_i, and read as defined it brings pos back
+    into the formula."""
+    found = []
+    for formula in formulas:
+        match = DEFINED.match(formula.text)
+        if not match or "pos" not in match.group(2):
+            continue
+        name, value = match.group(1), match.group(2)
+        rate = value.replace("pos", "").replace("\\cdot", "").replace("·", "").strip(" *")
+        used = [
+            f
+            for f in formulas
+            if f.line > formula.line and re.search(rf"\(\s*(?!pos)[a-z]\s*{re.escape(name)}(?![A-Za-z])", f.text)
+        ]
+        if not used or not rate:
+            continue
+        shown, rate_shown = _plain(name), _plain(rate)
+        lines_used = ", ".join(str(f.line) for f in used)
+        found.append(
+            NotationFinding(
+                "two meanings",
+                tuple(Place(f.line, f.span, "") for f in used),
+                f"{shown} is defined on line {formula.line} as {_plain(value)}, an angle that grows with pos, but on "
+                f"line(s) {lines_used} it multiplies a position ({shown} per position, the role of {rate_shown}): read "
+                f"as defined, pos comes back into the formula. Writing {rate_shown} there keeps the two apart.",
+                f"{shown}{_subject(shown)} {formula.line}행에서는 {_plain(value)}, 곧 pos에 따라 커지는 각도로 "
+                f"정의되는데, {lines_used}행에서는 위치에 곱해지는 한 칸당 각도({rate_shown}의 역할)로 쓰입니다. "
+                f"정의대로 읽으면 식에 pos가 다시 들어갑니다. 그 자리에 {rate_shown}{_particle(rate_shown, '을를')} "
+                "쓰면 둘이 구분됩니다.",
+                used[0].line,
+                rewrite=(name, rate),
+            )
+        )
+    return found
+
+
+def _plain(latex: str) -> str:
+    """A short formula as a reader's text shows it: Greek letters as letters, \\cdot as ·, braces dropped."""
+    text = _greek(latex).replace("\\cdot", "·")
+    return re.sub(r"\s+", " ", re.sub(r"[{}\\]", "", text)).strip()
 
 
 def _bold_letters(name: str) -> str:
@@ -432,3 +536,50 @@ def _sentence_around(line: str, at: int) -> str:
     start = starts[-1]
     end = re.search(r"[.?!](?=\s|$)", line[at:])
     return line[start : at + end.end() if end else len(line)].strip()
+
+
+NAMED = re.compile(r"\\underbrace\{(?P<body>.+?)\}_\{\s*(?P<name>[A-Za-z])_(?P<sub>[a-z]|\{[a-z,]+\})")
+"""A value named under a brace: ``\\underbrace{…}_{M_k …}``."""
+INDEXED = re.compile(r"(?:\\[a-z]+|[A-Za-z])_(?:\{([a-z])\}|([a-z]))(?![A-Za-z])")
+
+
+def _omitted_indices(formulas: list[Formula]) -> list[NotationFinding]:
+    """A value named with the indices it varies with, less one: ``M_k`` over a matrix of ``ω_i k`` varies with i."""
+    found = []
+    for formula in formulas:
+        for match in NAMED.finditer(formula.text):
+            named = set(match.group("sub").strip("{}").split(","))
+            body = _balanced(formula.text, match.start("body"))
+            indices = {a or b for a, b in INDEXED.findall(body)}
+            omitted = sorted(indices - named)
+            if not omitted:
+                continue
+            name = f"{match.group('name')}_{match.group('sub').strip('{}')}"
+            index = omitted[0]
+            symbol = _plain(next(m.group(0) for m in INDEXED.finditer(body) if index in m.groups()))
+            indexed = f"{name}^{{({index})}}"
+            wording = formula.span.replace(f"_{{{name}", f"_{{{indexed}", 1)
+            found.append(
+                NotationFinding(
+                    "omitted index",
+                    (Place(formula.line, formula.span, wording),),
+                    f"the matrix named {name} holds {symbol} (its values differ for every {index}), "
+                    f"but its name has no {index}: write {name}^({index}), or say that {name} gathers the blocks of "
+                    f"every {index}, for '{name} depends on {match.group('sub').strip('{}')} alone' to hold.",
+                    f"{name}라고 이름 붙인 행렬에는 {symbol}{_particle(symbol, '이가')} 들어 있어 {index}마다 값이 "
+                    f"다른데, 이름에는 {index}가 없습니다. {name}^({index})처럼 {index}를 "
+                    f"이름에 넣거나, {name}가 모든 {index}의 블록을 대각선에 모은 행렬이라고 밝혀야 '{name}는 "
+                    f"{match.group('sub').strip('{}')}에만 달려 있다'가 정확합니다.",
+                    formula.line,
+                )
+            )
+    return found
+
+
+def _balanced(text: str, start: int) -> str:
+    """The text of a brace group that opens just before ``start``, up to its matching close."""
+    depth, end = 1, start
+    while end < len(text) and depth:
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        end += 1
+    return text[start : end - 1]
