@@ -153,6 +153,9 @@ def block(fragment: str) -> tuple[Markup | None, str]:
     return Markup(f'<math display="block" xmlns="{NAMESPACE}">{body}</math>'), ""
 
 
+WIDEST_DISPLAY = 150
+"""LaTeX characters past which a display formula is shown as its source: rendered, a formula this long (a row of
+matrices) is wider than a printed page and cannot wrap; its source wraps, and is what an author pastes."""
 TEX = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.DOTALL)
 """A display formula ($$…$$) or an inline one ($…$) in a document's sentence."""
 WRAPPER = re.compile(r"^\s*<math[^>]*>(.*)</math>\s*$", re.DOTALL)
@@ -160,7 +163,8 @@ WRAPPER = re.compile(r"^\s*<math[^>]*>(.*)</math>\s*$", re.DOTALL)
 
 def with_tex(text: str) -> Markup:
     """``text`` as HTML with each $…$ and $$…$$ formula as MathML (latex2mathml, then the same whitelist as
-    every other formula); a formula that cannot be converted safely stays as its escaped source."""
+    every other formula); a formula that cannot be converted safely, or a display formula too wide to print
+    (WIDEST_DISPLAY), stays as its escaped source."""
     from latex2mathml.converter import convert
 
     parts, at = [], 0
@@ -168,6 +172,10 @@ def with_tex(text: str) -> Markup:
         parts.append(escape(text[at : found.start()]))
         display, inline = found.group(1), found.group(2)
         source = display if display is not None else inline
+        if display is not None and len(source) > WIDEST_DISPLAY:
+            parts.append(f'<code class="tex-source">{escape(found.group(0))}</code>')
+            at = found.end()
+            continue
         try:
             body = WRAPPER.match(convert(source.strip()))
             if body is None:
