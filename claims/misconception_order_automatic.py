@@ -30,11 +30,7 @@ claim = Claim(
             "드러납니다(같은 단어를 순서만 바꾼 두 문장의 출력이 평균 풀링 후 {mean_pooling_difference:.3f}, "
             "단어 하나에서는 최대 {per_word_difference:.3f} 다릅니다)."
         ),
-        wording=(
-            "token 순서는 attention에서 자동 반영된다고 생각한다\n"
-            "※ 첫째·둘째·다섯째 항목이 오해인 것은 모든 토큰이 서로를 보는 Self-Attention의 경우다. GPT처럼 앞 "
-            "토큰만 보도록 가린 디코더는 위치 인코딩 없이도 순서 정보를 일부 얻는다."
-        ),
+        wording="",  # the caveat is worded once, at line 17 (attention.order-blind): one clause, not a note per item
         point="causal-mask",
     ),
     expect="qualified",

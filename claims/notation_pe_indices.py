@@ -14,7 +14,7 @@ RANGE = "$d_{\\text{model}}/2 - 1$"
 """The last value of i as the notation line writes it."""
 CODE_SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 HEATMAP_AXIS = 'ax1.set_xlabel("Dimension (i)")'
-"""The heat map's column axis runs over every dimension 0 … d_model − 1, and the code calls it i."""
+"""The heat map's column axis runs over every dimension 0 … d_model − 1 (2i and 2i + 1), and the code calls it i."""
 EXAMPLE = 512
 """'임베딩 차원 (예: 512)'."""
 claim = Claim(
@@ -50,7 +50,7 @@ claim = Claim(
             "cos입니다. 아래 코드의 변수 i는 짝수 차원 번호(공식의 2i)입니다."
         ),
         point="pair-index",
-        also={HEATMAP_AXIS: 'ax1.set_xlabel("Dimension (2i: sin, 2i+1: cos)")'},
+        also={HEATMAP_AXIS: 'ax1.set_xlabel("Dimension (even: sin, odd: cos)")'},
     ),
     expect="qualified",
 )

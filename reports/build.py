@@ -66,7 +66,7 @@ def build_site(
     texts = {info.name: info.text for info in infos}
     corrections, notes = errata.errata(site, texts), errata.for_implementers(site, texts)
     seen = {
-        info.name: errata.not_corrected(blemishes(info.name, info.text), corrections.get(info.name, []))
+        info.name: errata.not_corrected(blemishes(info.name, info.text), corrections.get(info.name, []), info.text)
         if info.text is not None
         else []
         for info in infos

@@ -299,15 +299,30 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
     return rows
 
 
-def not_corrected(seen: list[Blemish], rows: list[ErratumRow]) -> list[Blemish]:
-    """What a reader sees besides sentences, less the places an erratum already rewrites (one thing, said once)."""
-    changed = {line for row in rows for place in row.places if place.wording for line in _spanned(place)}
+def not_corrected(seen: list[Blemish], rows: list[ErratumRow], text: str) -> list[Blemish]:
+    """What a reader sees besides sentences, less the lines an erratum rewrites whole (one thing, said once; a
+    rewrite of part of a line leaves the rest of it as it was)."""
+    lines = text.splitlines()
+    changed = {
+        line
+        for row in rows
+        for place in row.places
+        if place.wording and _whole_lines(place, lines)
+        for line in _spanned(place)
+    }
     kept = []
     for blemish in seen:
         places = tuple((a, b) for a, b in blemish.places if not set(range(a, b + 1)) <= changed)
         if places:
             kept.append(replace(blemish, places=places) if places != blemish.places else blemish)
     return kept
+
+
+def _whole_lines(place: Place, lines: list[str]) -> bool:
+    """Whether a place runs over whole lines of its document."""
+    own = place.sentence.split("\n")
+    spanned = lines[place.line - 1 : place.line - 1 + len(own)] if place.line else []
+    return len(spanned) == len(own) and all(a.strip() == b.strip() for a, b in zip(own, spanned, strict=True))
 
 
 def _changed_already(row: ErratumRow, rows: list[ErratumRow]) -> bool:

@@ -48,7 +48,7 @@ def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_ano
     assert "d_k는 설명하지 않고" in found.korean and "n은 145행 'O(n²)'에서 쓰입니다" in found.korean
     assert found.places[0].wording.splitlines() == [
         "Q,K,V : query, key, value 행렬",
-        "n : 시퀀스 길이(토큰 개수): 아래 O(n²)의 n",
+        "n : 시퀀스 길이(토큰 개수), 아래 O(n²)의 n",
         "d_k : query·key 벡터의 차원 (점수를 √d_k로 나눔)",
     ]
 
@@ -89,6 +89,8 @@ def test_a_subscript_run_into_the_next_symbol_in_plain_text():
 def test_a_name_whose_subscript_omits_an_index_its_value_depends_on():
     (omitted,) = [f for f in notation_of(LESSON_002) if f.kind == "omitted index"]
     assert omitted.places[0].line == 81 and "_{M_k^{(i)}" in omitted.places[0].wording and "ω_i가" in omitted.korean
+    said = omitted.places[1]
+    assert said.text == "M_k는 k에만 달려 있습니다." and said.wording.startswith("모든 i의 M_k^(i)를 대각선에 모은")
     named = "$$\\underbrace{\\begin{pmatrix}a_k\\end{pmatrix}}_{A_k}$$\n"
     assert [f for f in notation_of("a.md", named) if f.kind == "omitted index"] == []
 

@@ -133,7 +133,7 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     """Every notation finding of a document, in line order."""
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
-    found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(formulas)
+    found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(lines, formulas)
     return sorted(found, key=lambda finding: finding.places[0].line)
 
 
@@ -253,7 +253,7 @@ def _list_finding(
 
 def _kept(line: str, item: _Item, elsewhere: dict[str, tuple[int, str] | None]) -> str:
     """A list line kept as it is, unless it describes one symbol the formula lacks and the document uses elsewhere:
-    that line says where, with the symbol's usual meaning where there is one (``n : 시퀀스 길이(토큰 개수): 아래
+    that line says where, with the symbol's usual meaning where there is one (``n : 시퀀스 길이(토큰 개수), 아래
     O(n²)의 n``)."""
     (name,) = item.names if len(item.names) == 1 else (None,)
     where = elsewhere.get(name) if name else None
@@ -261,7 +261,7 @@ def _kept(line: str, item: _Item, elsewhere: dict[str, tuple[int, str] | None]) 
         return line
     meaning = MEANINGS[name][1] if name in MEANINGS else line.split(item.separator.strip(), 1)[1].strip()
     direction = "아래" if where[0] > item.line else "위"
-    return f"{item.prefix}{name}{item.separator}{meaning}: {direction} {where[1]}의 {name}"
+    return f"{item.prefix}{name}{item.separator}{meaning}, {direction} {where[1]}의 {name}"
 
 
 def _used_at(lines: list[str], name: str, skip: set[int]) -> tuple[int, str] | None:
@@ -543,7 +543,7 @@ NAMED = re.compile(r"\\underbrace\{(?P<body>.+?)\}_\{\s*(?P<name>[A-Za-z])_(?P<s
 INDEXED = re.compile(r"(?:\\[a-z]+|[A-Za-z])_(?:\{([a-z])\}|([a-z]))(?![A-Za-z])")
 
 
-def _omitted_indices(formulas: list[Formula]) -> list[NotationFinding]:
+def _omitted_indices(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
     """A value named with the indices it varies with, less one: ``M_k`` over a matrix of ``ω_i k`` varies with i."""
     found = []
     for formula in formulas:
@@ -559,10 +559,14 @@ def _omitted_indices(formulas: list[Formula]) -> list[NotationFinding]:
             symbol = _plain(next(m.group(0) for m in INDEXED.finditer(body) if index in m.groups()))
             indexed = f"{name}^{{({index})}}"
             wording = formula.span.replace(f"_{{{name}", f"_{{{indexed}", 1)
+            places = [Place(formula.line, formula.span, wording)]
+            if said := _sentence_naming(lines[formula.line - 1], formula.span, name):
+                whole = f"모든 {index}의 {name}^({index})를 대각선에 모은 블록 대각 행렬이 {name}이며, "
+                places.append(Place(formula.line, said, whole + said))
             found.append(
                 NotationFinding(
                     "omitted index",
-                    (Place(formula.line, formula.span, wording),),
+                    tuple(places),
                     f"the matrix named {name} holds {symbol} (its values differ for every {index}), "
                     f"but its name has no {index}: write {name}^({index}), or say that {name} gathers the blocks of "
                     f"every {index}, for '{name} depends on {match.group('sub').strip('{}')} alone' to hold.",
@@ -574,6 +578,15 @@ def _omitted_indices(formulas: list[Formula]) -> list[NotationFinding]:
                 )
             )
     return found
+
+
+def _sentence_naming(line: str, span: str, name: str) -> str:
+    """The first sentence after ``span`` on its line that names ``name`` (a note run on after a display formula)."""
+    after = line[line.find(span) + len(span) :] if span in line else ""
+    for sentence in re.split(r"(?<=[.?!])\s+", after.strip()):
+        if re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z^])", sentence):
+            return sentence
+    return ""
 
 
 def _balanced(text: str, start: int) -> str:
