@@ -87,8 +87,8 @@ claim = Claim(
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.": "",
             "어텐션은 단어 순서를 모릅니다.": "",
             SAME_REPRESENTATION: (
-                SAME_REPRESENTATION + " (단, GPT처럼 앞 단어만 보도록 가린 디코더에서는 위치 인코딩 없이도 순서가 "
-                "출력에 일부 드러납니다. 여기서는 모든 단어가 서로를 보는 셀프 어텐션을 다룹니다.)"
+                SAME_REPRESENTATION + " (앞 단어만 보도록 가린 GPT식 디코더는 예외로, 위치 인코딩 없이도 순서가 일부 "
+                "드러납니다.)"
             ),
         },
     ),

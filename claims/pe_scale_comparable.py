@@ -14,6 +14,8 @@ from checks.strategies import d_models, vector_batches
 from claims.catalog.works import LESSON_000
 
 SECTION = "1. 값이 항상 -1 ~ 1 사이"
+FORWARD = "return x + self.pe[:, :x.size(1), :]"
+"""The lesson's PositionalEncoding adds PE to x as given: the embedding's scale is the caller's; x is batch-first."""
 RANGES = "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"
 """Two lines of the lesson run into one (a line break lost); the second is the premise the caveat corrects."""
 
@@ -27,6 +29,7 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote(SECTION, RANGES),
+        LESSON_000.quote("PyTorch로 보는 Positional Encoding (참고용)", FORWARD),
         LESSON_000.quote(
             SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
         ),
@@ -52,10 +55,13 @@ claim = Claim(
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         also={
+            FORWARD: (
+                "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model). 원논문처럼 임베딩에 "
+                "√d_model을 곱한 뒤 넘긴다"
+            ),
             RANGES: (
                 "sin과 cos의 출력 범위: [-1, 1]\n"
-                "단어 임베딩의 값 범위: 초기화에 따라 다름 (PyTorch nn.Embedding 기본값 N(0, 1)이면 ±1 안팎이라 "
-                "비슷하지만, 표준편차 0.02로 초기화하면 PE보다 훨씬 작음)"
+                "단어 임베딩의 값 범위: 초기화에 따라 다름 (예: N(0, 1)로 초기화하면 ±1 안팎)"
             ),
         },
     ),
