@@ -19,10 +19,7 @@ from checks.attention import (
 )
 from checks.reference import NumpyBackend, tolerance
 from checks.strategies import as_batch, sentence_batches
-from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
-
-SAME_REPRESENTATION = "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."
-"""002 ends its account of attention over all word pairs here: where the caveat for a decoder's mask goes."""
+from claims.catalog.works import LESSON_000, LESSON_001
 
 claim = Claim(
     id="attention.order-blind",
@@ -54,8 +51,6 @@ claim = Claim(
         ),
         LESSON_001.quote("문제 설정", "토큰의 순서 정보가 사라집니다."),
         LESSON_000.quote("위치 정보 없이는 어떤 문제가 생기나?", "모두 같은 단어 집합이므로 같은 결과가 나옵니다."),
-        LESSON_002.quote("위치 인코딩 — sin과 cos를 함께 쓰는 이유", "어텐션은 단어 순서를 모릅니다."),
-        LESSON_002.quote("1. 어텐션은 순서를 모른다", SAME_REPRESENTATION),
     ],
     erratum=Erratum(
         severity="condition",
@@ -85,11 +80,6 @@ claim = Claim(
                 "모든 토큰이 서로를 보는 Self-Attention에서는 토큰의 순서 정보가 사라집니다."
             ),
             "I love you\nyou love I\n\nSelf-Attention만 사용하면 두 문장은 동일한 토큰 집합으로 처리됩니다.": "",
-            "어텐션은 단어 순서를 모릅니다.": "",
-            SAME_REPRESENTATION: (
-                SAME_REPRESENTATION + " (앞 단어만 보도록 가린 GPT식 디코더는 예외로, 위치 인코딩 없이도 순서가 일부 "
-                "드러납니다.)"
-            ),
         },
     ),
     expect="qualified",

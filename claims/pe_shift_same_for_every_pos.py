@@ -48,7 +48,10 @@ claim = Claim(
         stated_by=STATED_002,
         also={
             SHIFT_001: "$\\mathrm{{PE}}(pos+k) = M_k\\,\\mathrm{{PE}}(pos)$",
-            RELATIVE_001: "-> M_k는 k에만 달려 있고 pos와 무관한 같은 행렬이므로 상대 위치 정보 표현 가능",
+            RELATIVE_001: (
+                "-> M_k(각 sin·cos 쌍을 그 쌍의 주파수 × k만큼 돌리는 회전 행렬들을 모은 행렬)는 k에만 달려 있고 "
+                "pos와 무관하므로 상대 위치 정보 표현 가능"
+            ),
         },
     ),
     expect="qualified",

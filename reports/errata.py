@@ -23,13 +23,14 @@ import checks.config as config
 import checks.written as written
 import checks.written.notation as notation
 from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
+from checks.markup import marked_up
 from checks.results.records import ClaimRecord
 from checks.segmentation import document_language
-from checks.sources import Quote, section_of
+from checks.sources import Quote, heading_rank, section_of
 from checks.written.conventions import Disagreement, disagreements
 from checks.written.examples import UNCASED, rewritten
 from checks.written.examples import examples as order_examples
-from checks.written.surface import Blemish
+from checks.written.surface import Blemish, heading_like
 from reports.errata_words import ENGLISH, Words, words
 from reports.model import ClaimView, Site, document_slug, short_name
 
@@ -158,7 +159,7 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
             "agrees with them."
         )
     other = found.others[0]
-    section = section_of(text, own.evidence, own.document) or ""
+    section = _section_at(text, own.line, own.document)
     return ErratumRow(
         document=own.document,
         severity="notation",
@@ -175,6 +176,19 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
 
 UNREADABLE = ("does not parse", "does not render")
 """What a formula as written meets that is a matter of notation (its reader cannot read it), not a false statement."""
+
+
+def _section_at(text: str, line: int, document: str) -> str:
+    """The section a line of the document stands in, as its reader sees it: with markup, its heading; in plain text,
+    the nearest line above that stands alone as a heading (structural or not: '핵심 요약' as well as '2. …')."""
+    if marked_up(document):
+        lines = text.splitlines()
+        return section_of(text, lines[line - 1], document) or "" if 0 < line <= len(lines) else ""
+    lines = text.splitlines()
+    for number in range(min(line, len(lines)), 0, -1):
+        if number != line and (heading_like(lines, number, titled=True) or heading_rank(lines[number - 1])):
+            return lines[number - 1].strip()
+    return ""
 
 
 def _at(document: str, line: int, language: str) -> str:
@@ -207,7 +221,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
             for quote in claim.record.placed
             if quote.document == name and (formula.span in quote.text or quote.text in formula.span)
         ]
-        section = quoting[0][1].section if quoting else section_of(text, formula.span, name) or ""
+        section = quoting[0][1].section if quoting else _section_at(text, formula.line, name)
         unreadable = all(problem.kind in UNREADABLE for problem in formula.problems)
         rows.append(
             ErratumRow(
@@ -236,7 +250,7 @@ def notation_rows(name: str, text: str) -> list[ErratumRow]:
         for place in finding.places:
             position = _line_start(text, place.line)
             position = text.find(place.text, position) if text.find(place.text, position) >= 0 else position
-            section = section_of(text, place.text, name) or ""
+            section = _section_at(text, place.line, name)
             places.append(Place(section, place.text, place.wording, position, place.line))
         rows.append(
             ErratumRow(
@@ -282,7 +296,7 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
                 problem=problem,
                 places=(
                     Place(
-                        section_of(text, span, name) or "",
+                        _section_at(text, example.first, name),
                         span,
                         rewritten(example, lines),
                         text.find(span, _line_start(text, example.first)),

@@ -28,15 +28,15 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
         (ORDER_001, "Transformer는 위치 정보를 자동으로 이해한다고 생각한다"),
         (ORDER_001, "positional encoding은 optional이라고 생각한다"),
         (ORDER_001, "token 순서는 attention에서 자동 반영된다고 생각한다"),
-        (ORDER_002, "어텐션은 단어 순서를 모릅니다."),
-        (ORDER_002, "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."),
     ],
-    # Document 002's passage that defines attention over all word pairs says it of that attention: proved there,
-    # with no caveat (its opening sentence says it of attention in general, and is in the group above; the caveat
-    # goes at the passage's last sentence, which is in the group above too).
+    # Document 002 says it of attention over all word pairs: its opening sentence is followed at once by the passage
+    # that defines that attention (line 9), so the lesson states the condition itself: proved there, no caveat (the
+    # author reviews rejected a third copy of the causal caveat in 002).
     "attention over all word pairs does not know word order": [
+        (ORDER_002, "어텐션은 단어 순서를 모릅니다."),
         (ORDER_002, "셀프 어텐션은 모든 단어 쌍의 내적을 구하고, 그 가중치로 값 벡터를 섞습니다."),
         (ORDER_002, "그래서 입력 순서를 섞으면 출력도 똑같이 섞여 나올 뿐, 각 단어가 받는 결과는 변하지 않습니다."),
+        (ORDER_002, "dog bites man과 man bites dog가 단어마다 같은 표현을 받는다는 뜻입니다."),
     ],
     # The notation of the sin/cos formula: i numbers the pairs (dimensions 2i and 2i+1), whatever the line calls it.
     "i is the index of a sin/cos pair": [

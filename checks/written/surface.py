@@ -219,7 +219,7 @@ def _empty_tables(lines: list[str]) -> list[Blemish]:
 def _stacked_headings(lines: list[str]) -> list[Blemish]:
     """In plain text, a heading-like line followed, past blank lines, by another one: unless the second is the
     first's subheading (which plain text does not show), what stood under the first was lost."""
-    heads = [n for n, line in enumerate(lines, 1) if _heading_like(lines, n)]
+    heads = [n for n, line in enumerate(lines, 1) if heading_like(lines, n)]
     stacked = []
     for first, second in itertools.pairwise(heads):
         between = [line for line in lines[first : second - 1] if line.strip()]
@@ -250,15 +250,18 @@ def _after_rule(lines: list[str], number: int) -> bool:
     return bool(re.fullmatch(r"-{3,}|\*{3,}|_{3,}", above))
 
 
-def _heading_like(lines: list[str], number: int) -> bool:
-    """A short line standing alone between blank lines, with no sentence end, list mark, code or table in it."""
+def heading_like(lines: list[str], number: int, titled: bool = False) -> bool:
+    """A short line standing alone between blank lines, with no sentence end, list mark, code or table in it;
+    ``titled``: also a 'label: title' line ('실행해보기: …', which page metadata looks like too)."""
     line = lines[number - 1].strip()
     alone = (number == 1 or not lines[number - 2].strip()) and (number == len(lines) or not lines[number].strip())
-    if not alone or not line or len(line) > 40 or "\t" in line or METADATA.match(line) or READOUT.match(line):
+    labelled = METADATA.match(line) and not titled
+    if not alone or not line or len(line) > 40 or "\t" in line or labelled or READOUT.match(line):
         return False
     if line[-1] in ".!:;,)]}=" or line.endswith(("다", "요", "까")) or line[0] in "•·-*>#$`([{←→↓" or "=" in line:
         return False
-    return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line))
+    worded = titled and re.search(r"[가-힣]", line) and not re.search(r"[{}\[\]_=+*/<>|\\]", line)
+    return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line)) or bool(worded)
 
 
 def _run_into_display(lines: list[str]) -> list[Blemish]:
