@@ -35,6 +35,8 @@ NEAR = 3
 
 @dataclass(frozen=True)
 class Candidate:
+    """A sentence that may be one of an example's orders: its line and its words as written."""
+
     line: int
     text: str
 
