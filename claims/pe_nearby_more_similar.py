@@ -33,20 +33,18 @@ claim = Claim(
         problem=(
             "PE(0)·PE(k) does not fall steadily with k (for d_model = 64 it first rises at k = {first_increase[64]}, "
             "and position {more_similar_than_printed[20]} is more similar to position 0 than the printed position 20 "
-            "is); and what lets a model learn relative distance is that PE(p)·PE(p + k) is the same for every p "
-            "(pe.dot-distance-only), which one reference position cannot show."
+            "is); and the conclusion drawn from the printout does not follow from it: what these dot products can "
+            "show is that PE(p)·PE(p + k) is the same for every p (pe.dot-distance-only), which one reference "
+            "position cannot show."
         ),
         reader_problem=(
             "가까울수록 유사도가 높다는 것은 대략적인 경향일 뿐입니다. d_model = 64에서 PE(0)·PE(k)는 "
             "k = {first_increase[64]}에서 처음으로 다시 커지고, 위치 {more_similar_than_printed[20]}가 출력된 "
-            "위치 20보다 위치 0과 더 비슷합니다. 또 모델이 상대적 거리를 배울 수 있는 근거는 이 경향이 아니라, "
-            "PE(p)·PE(p + k)가 기준 위치 p와 상관없이 k에만 달려 있다는 점입니다. 기준 위치 하나(0)만 보는 이 "
-            "출력으로는 그 점이 드러나지 않습니다."
+            "위치 20보다 위치 0과 더 비슷합니다. 또 204행의 결론은 이 출력에서 나오지 않습니다. 이 내적들이 보여 줄 "
+            "수 있는 성질은 PE(p)·PE(p + k)가 기준 위치 p와 상관없이 k에만 달려 있다는 점인데, 기준 위치가 0 "
+            "하나뿐이라 그것도 드러나지 않습니다."
         ),
-        wording=(
-            "이 내적은 기준 위치와 상관없이 두 위치의 거리에만 달려 있어(ref_pos를 바꿔도 같은 거리면 같은 값), "
-            "모델이 상대적 거리를 학습할 수 있게 해줍니다!"
-        ),
+        wording=("이 내적은 기준 위치와 상관없이 두 위치의 거리에만 달려 있습니다. ref_pos를 바꿔 확인해 보세요."),
         sentence=RELATIVE,
         also={"가까운 위치일수록 유사도가 높고,": ""},
     ),

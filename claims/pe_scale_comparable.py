@@ -50,14 +50,13 @@ claim = Claim(
         ),
         wording=(
             "→ 임베딩 원소가 ±1 정도 크기라면 스케일이 비슷해 단순히 더해도(+) 한쪽이 압도하지 않습니다. 임베딩을 "
-            "작게 초기화하면(예: 표준편차 0.02) 그대로 더할 때 PE 쪽이 훨씬 커지므로, 원논문은 임베딩에 √d_model을 "
-            "곱한 뒤 PE를 더합니다."
+            "작게 초기화하면(예: 표준편차 0.02) 그대로 더할 때 PE 쪽이 훨씬 커집니다(원논문은 임베딩에 √d_model을 "
+            "곱한 뒤 PE를 더합니다)."
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         also={
             FORWARD: (
-                "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model). 원논문처럼 임베딩에 "
-                "√d_model을 곱한 뒤 넘긴다"
+                "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model); 원논문에서는 임베딩 × √d_model"
             ),
             RANGES: (
                 "sin과 cos의 출력 범위: [-1, 1]\n"
