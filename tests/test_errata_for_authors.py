@@ -86,6 +86,8 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     readouts = next(b for b in found.values() if "readout" in b.english)
     assert (167, 167) in readouts.places and "n − m—" in document_text(LESSON_002).splitlines()[166]
     assert found["a table with its header and no row"].places == ((145, 145),)
+    skipped = next(b for b in found.values() if "skip" in b.english)
+    assert skipped.places == ((159, 159),) and "데모 7" in skipped.korean, "demo 7 is missing: 6, then 8"
     sliders = next(b for b in found.values() if "slider" in b.english)
     assert [a for a, _ in sliders.places] == [29, 31, 43, 45, 73, 75, 87, 89, 91, 99, 128, 163, 165]
     joined = next(b for b in said.values() if "두 줄이 한 줄에" in b.korean)
@@ -124,6 +126,8 @@ def test_a_markdown_documents_surface(text, expected):
         ("Text.\n\nNote: this is fine. Then: more.\n", []),
         ("Text.\n\nscore—\n\nd_model 64\n\nmore text.\n", ["1 readout(s)", "1 slider(s)"]),
         ("Text.\n\nd_model 64\n\nmore text.\n", []),  # no readout: a line that ends in a number is no slider
+        ("Intro.\n\nFigure 1: a plot.\n\nText.\n\nFigure 3: a map.\n\nTable 1: x.\n", ["numbered figure skip"]),
+        ("Intro.\n\n데모 5a · a\n\nText.\n\n데모 5b · b\n\nText.\n\n데모 6 · c\n\nText.\n", []),
     ],
 )
 def test_a_plain_texts_surface(text, expected):

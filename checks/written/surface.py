@@ -9,6 +9,7 @@ corrects, listed apart on its page and in its errata file.
 - a page's metadata copied as text at its top ('분류: llm', '타입: concept', …);
 - an interactive figure's readout whose value was lost ('n − m—');
 - a table that has its header and no row; two 'label: value' lines run into one;
+- numbered demos, figures or tables whose numbers skip one (데모 6, then 데모 8: the one between was lost);
 - in plain text, a heading followed directly by another heading (a figure, table or list between them lost, unless
   the second is the first's subheading: plain text does not say which).
 
@@ -40,6 +41,8 @@ READOUT = re.compile(r"^\s*(\S.{0,40}?\S)\s*[—–]\s*$")
 CONTROL = re.compile(r"^\s*([^\d\s](?:(?! = )[^:]){0,30}?)\s+-?\d+(?:\.\d+)?\s*$")
 """An interactive figure's slider copied as its label and value ('d_model 64', 'k (몇 칸 뒤) 2')."""
 LABEL = r"[^\s:：•·\-*>#$`][^:：\n.!?]{0,18}?"
+NUMBERED = re.compile(r"^\s*(데모|그림|표|Demo|Figure|Fig\.|Table)\s+(\d+)[a-z]?\b", re.IGNORECASE)
+"""A line that opens a numbered demo, figure or table ('데모 5a · …', 'Figure 3: …')."""
 JOINED = re.compile(rf"^\s*{LABEL}[:：] (?:(?![.!?。](?:\s|$)|다\.|요\.).)+? {LABEL}[:：] \S")
 """Two 'label: value' lines run into one where a line break was lost ('학습 시: … 추론 시: …')."""
 RUN_INTO_DISPLAY = re.compile(r"\$\$[^$]+\$\$[ \t]*(\S.*)$")
@@ -72,6 +75,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     """Every blemish of the document's text, in line order."""
     lines = text.splitlines()
     found = [*_doubled_bullets(lines), *_interface_text(lines), *_spaced_letters(lines), *_empty_tables(lines)]
+    found += _skipped_numbers(lines)
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
         found += _joined_lines(lines)
@@ -172,6 +176,29 @@ def _readouts(lines: list[str]) -> list[Blemish]:
             )
         )
     return seen
+
+
+def _skipped_numbers(lines: list[str]) -> list[Blemish]:
+    """Numbered demos, figures or tables (each kind apart) whose numbers, in the order the text opens them, skip one."""
+    opened: dict[str, list[tuple[int, int]]] = {}
+    for number, line in enumerate(lines, 1):
+        if match := NUMBERED.match(line):
+            opened.setdefault(match.group(1).lower(), []).append((number, int(match.group(2))))
+    found = []
+    for kind, seen in opened.items():
+        for (_, before), (line, after) in itertools.pairwise(seen):
+            if after > before + 1:
+                label = lines[line - 1].strip().split()[0]
+                missing = ", ".join(f"{label} {n}" for n in range(before + 1, after))
+                found.append(
+                    Blemish(
+                        ((line, line),),
+                        lines[line - 1].strip()[:60],
+                        f"numbered {kind} skip from {before} to {after}: {missing} is not in the text",
+                        f"번호가 {before} 다음에 {after}입니다. 본문에 없는 번호: {missing}",
+                    )
+                )
+    return found
 
 
 def _alone(lines: list[str], number: int) -> bool:
