@@ -139,6 +139,8 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
 
 @dataclass(frozen=True)
 class _Item:
+    """One line of a symbol list: where it stands, how it is written (its list mark and separator), what it names."""
+
     line: int
     prefix: str
     separator: str
@@ -189,11 +191,8 @@ def _symbol_lists(lines: list[str], formulas: list[Formula]) -> list[NotationFin
 def _explained(formula: str) -> set[str]:
     """The symbols a list under the formula should describe: all but those only its left side names (the quantity
     it defines, ``y`` of ``y = W x + b``; ``Attention(Q, K, V)``'s Q, K, V are on its right side too)."""
-    delimiters = formula.strip("$")
-    left, equals, right = delimiters.partition("=")
-    if not equals:
-        return symbols(formula)
-    return symbols(right) | (symbols(left) & symbols(right))
+    _, equals, right = formula.strip("$").partition("=")
+    return symbols(right if equals else formula)
 
 
 def _bound(formulas: list[Formula]) -> set[str]:
