@@ -77,6 +77,13 @@ def test_one_letter_a_number_in_one_formula_and_a_vector_in_another():
     assert notation_of("rope.md", "$$\\cos(\\omega k)$$\n\nand the score $q^\\top v$.\n") == []
 
 
+def test_an_angle_then_a_rate_alone_is_rewritten_too():
+    """θ defined with pos, then multiplied by a position, in a document where no letter is also a vector."""
+    text = "$$\\theta = \\omega \\cdot pos$$\n\nThen $R(m\\theta)$ turns by m steps.\n"
+    (found,) = notation_of("a.md", text)
+    assert found.kind == "two meanings" and found.places[0].wording == "$R(m\\omega)$"
+
+
 def test_a_subscript_run_into_the_next_symbol_in_plain_text():
     (run_on,) = [f for f in notation_of(LESSON_002) if f.kind == "run-on subscript"]
     assert (

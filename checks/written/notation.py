@@ -333,16 +333,15 @@ def _meanings(formulas: list[Formula]) -> list[NotationFinding]:
     """One letter with two meanings, said once for all such letters: rewriting a formula for one keeps the other's
     rewriting (``k`` set in bold and ``θ`` replaced, in the same formula)."""
     found = _two_kinds(formulas) + _angle_as_rate(formulas)
-    if len(found) < 2:
-        return found
-    lines = sorted({place.line for finding in found for place in finding.places})
-    spans = {place.line: place.text for finding in found for place in finding.places}
+    if not found:
+        return []
+    spans = sorted({(place.line, place.text) for finding in found for place in finding.places})
     places = []
-    for line in lines:
-        wording = spans[line]
+    for line, span in spans:
+        wording = span
         for finding in found:
             wording = _rewritten(finding, wording)  # a symbol it does not name is left as it is
-        places.append(Place(line, spans[line], wording))
+        places.append(Place(line, span, wording))
     return [
         NotationFinding(
             "two meanings",
