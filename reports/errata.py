@@ -186,7 +186,8 @@ def _section_at(text: str, line: int, document: str) -> str:
         return section_of(text, lines[line - 1], document) or "" if 0 < line <= len(lines) else ""
     lines = text.splitlines()
     for number in range(min(line, len(lines)), 0, -1):
-        if number != line and (heading_like(lines, number, titled=True) or heading_rank(lines[number - 1])):
+        worded = re.search(r"[^\W\d_]", re.sub(r"(?:←|<-|#|//).*$", "", lines[number - 1]))  # not a table's row
+        if number != line and worded and (heading_like(lines, number, titled=True) or heading_rank(lines[number - 1])):
             return lines[number - 1].strip()
     return ""
 

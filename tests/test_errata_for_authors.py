@@ -79,7 +79,14 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     assert doubled.places[0] == (7, 11) and "목록 항목 36개" in doubled.korean
     assert any(b.text == "python / 실행복사" and b.places == ((123, 124),) for b in said.values())
     stacked = next(b for key, b in said.items() if "제목 바로 다음" in key)
-    assert [a for a, _ in stacked.places] == [33, 69, 71, 261], "a title, a part's first heading and '1. …' are not"
+    assert [a for a, _ in stacked.places] == [33, 69], "a title, a part's first heading and '1. …' are not"
+    generic = (
+        "Sinusoidal Positional Encoding\n\n핵심 아이디어\n\nsin과 cos를 씁니다.\n\n"
+        "A 대 B\n\n두 가지 방식 비교\n\n두 방식을 나란히 놓고 비교합니다.\n"
+    )
+    assert not [b for b in blemishes("a.txt", "Intro.\n\n" + generic) if "heading" in b.english], "a part's label"
+    labelled = next(b for b in said.values() if "식과 같은 줄에" in b.korean)
+    assert labelled.places == ((216, 216),) and labelled.text == "(의미 정보) + (위치 정보)"
     found = {b.english.split(":")[0].split(" (")[0]: b for b in blemishes(LESSON_002, document_text(LESSON_002))}
     run_on = found["a note runs into the display formula before it, on the formula's line"]
     assert run_on.places[:3] == ((21, 21), (65, 65), (81, 81)), "a note run into the display formula on its line"
@@ -93,7 +100,11 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     joined = next(b for b in said.values() if "두 줄이 한 줄에" in b.korean)
     assert [a for a, _ in joined.places] == [60, 212, 231]
     (metadata,) = [b for b in blemishes(LESSON_001, document_text(LESSON_001)) if "metadata" in b.english]
-    assert metadata.places == ((3, 11),) and "분류" in metadata.korean
+    assert (
+        metadata.places == ((1, 11),)
+        and "분류" in metadata.korean
+        and "'AI Research Portfolio Post'" in metadata.korean
+    )
 
 
 @pytest.mark.parametrize(
@@ -152,15 +163,15 @@ def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the
 
 
 def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_letters_are_found():
-    """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001's metadata (lines
-    3–11) and line 96 are."""
+    """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001's label and
+    metadata (lines 1–11) and line 96 are."""
     from pathlib import Path
 
     folder = Path(__file__).resolve().parent / "formula_corpus"
     found = {p.name: blemishes(p.name, p.read_text(encoding="utf-8")) for p in folder.iterdir()}
     assert not any(found.values()), {name: [b.english for b in seen] for name, seen in found.items() if seen}
     lesson = "001_53050abb35828e70.txt"
-    assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((3, 11),), ((96, 96),)]
+    assert [b.places for b in blemishes(lesson, document_text(lesson))] == [((1, 11),), ((96, 96),)]
 
 
 def test_a_document_is_korean_by_its_share_of_hangul_not_by_one_word():

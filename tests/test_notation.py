@@ -43,8 +43,8 @@ def test_the_symbols_of_a_formula(formula, expected):
 
 
 def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_another():
-    (found,) = notation_of(LESSON_001)
-    assert found.kind == "symbol list" and found.places[0].line == 116
+    (found,) = [f for f in notation_of(LESSON_001) if f.kind == "symbol list"]
+    assert found.places[0].line == 116
     assert "d_k는 설명하지 않고" in found.korean and "n은 145행 'O(n²)'에서 쓰입니다" in found.korean
     assert found.places[0].wording.splitlines() == [
         "Q,K,V : query, key, value 행렬",
@@ -54,7 +54,7 @@ def test_a_symbol_list_that_leaves_out_a_symbol_of_its_formula_and_describes_ano
 
 
 def test_a_list_that_describes_its_formula_is_not_a_finding():
-    assert [f.kind for f in notation_of(LESSON_000)] == ["bare function"], "its symbol list describes its formula"
+    assert "symbol list" not in [f.kind for f in notation_of(LESSON_000)], "its symbol list describes its formula"
     text = "$$y = W x + b$$\n\n- $W$: the weights\n- $x$: the input\n- $b$: the bias\n"
     assert notation_of("layer.md", text) == []
 
@@ -80,7 +80,7 @@ def test_one_letter_a_number_in_one_formula_and_a_vector_in_another():
 def test_an_angle_then_a_rate_alone_is_rewritten_too():
     """θ defined with pos, then multiplied by a position, in a document where no letter is also a vector."""
     text = "$$\\theta = \\omega \\cdot pos$$\n\nThen $R(m\\theta)$ turns by m steps.\n"
-    (found,) = notation_of("a.md", text)
+    (found,) = [f for f in notation_of("a.md", text) if f.kind != "undefined operator"]
     assert found.kind == "two meanings" and found.places[0].wording == "$R(m\\omega)$"
 
 
@@ -127,6 +127,62 @@ def test_an_example_whose_grammar_fixes_the_roles_does_not_show_word_order():
         examples('"him saw she" and "she saw him"') != []
         and examples('"the cat saw a dog" / "a dog saw the cat"') == []
     )
+
+
+def test_an_operator_applied_but_never_defined():
+    """R(mθ) in lesson 002's RoPE formula: no formula and no sentence says what R is; the sentence beside it calls
+    it a rotation, so the wording adds the rotation's definition."""
+    (undefined,) = [f for f in notation_of(LESSON_002) if f.kind == "undefined operator"]
+    assert undefined.formula_line == 157 and "R(·)은" in undefined.korean
+    assert undefined.places[0].wording.startswith("여기서 $R(\\alpha)=\\begin{pmatrix}\\cos\\alpha & -\\sin\\alpha")
+    used = "$$R(m\\theta)q \\cdot R(n\\theta)k = q^\\top R((n-m)\\theta) k$$ The rotation keeps the distance.\n"
+    assert [f.kind for f in notation_of("rope.md", used)] == ["undefined operator"]
+    named = used + "\nwhere $R(\\alpha)$ is the matrix that rotates by $\\alpha$.\n"
+    defined = "$$R(\\alpha) = \\begin{pmatrix}\\cos\\alpha & -\\sin\\alpha\\end{pmatrix}$$\n" + used
+    landau = "Attention costs $O(n^2 d)$ time.\n"
+    assert [notation_of("rope.md", t) for t in (named, defined, landau)] == [[], [], []]
+
+
+def test_a_sum_said_as_appending():
+    """Lesson 001 line 84: '추가됩니다' (appended) two lines above 'embedding + position'. Sentences that weigh
+    the two ('instead of adding or concatenating', stevengong.co's RoPE note) or deny appending are not findings,
+    nor is a document that concatenates."""
+    (appended,) = [f for f in notation_of(LESSON_001) if f.kind == "appended, not added"]
+    assert (
+        appended.places[0].line == 84 and appended.places[0].wording == "각 위치에 고유한 encoding 벡터가 더해집니다."
+    )
+    assert "86행의 식(embedding + position)" in appended.korean
+    said = "The position vector is appended to the embedding.\n\nx = embedding + position\n"
+    assert notation_of("a.md", said)[0].places[0].wording == "The position vector is added to the embedding."
+    weighed = "Instead of adding or concatenating, RoPE rotates the vectors.\n\nx = embedding + position\n"
+    concatenating = said + "\ny = torch.cat([embedding, position], dim=-1)\n"
+    assert [notation_of("a.md", t) for t in (weighed, concatenating)] == [[], []]
+
+
+def test_a_table_column_cited_for_its_change_that_never_changes():
+    """Lesson 000's binary counting stops at 7, so bit3, cited as the slow bit, is 0 on every row: the wording
+    continues the table to row 8. Counting to 15, as Kazemnejad's post on positional encoding does, is no
+    finding."""
+    (column,) = [f for f in notation_of(LESSON_000) if f.kind == "example column never changes"]
+    assert column.places[0].line == 107 and "112행은 변하는 예로 bit3을 들지만" in column.korean
+    assert column.places[0].wording.splitlines()[1].split() == [
+        "8",
+        "1",
+        "0",
+        "0",
+        "0",
+        "←",
+        "bit3:",
+        "8번마다",
+        "변함",
+    ]
+    header = "pos  bit2  bit1  bit0\n"
+    rows = "".join(f"{n:>3}  {n >> 2 & 1:>4}  {n >> 1 & 1:>4}  {n & 1:>4}\n" for n in range(8))
+    cited = "\nHigh dimensions change slowly, like bit2.\n"
+    assert notation_of("a.md", header + rows + cited) == [], "bit2 changes at 4"
+    short = header + "".join(rows.splitlines(keepends=True)[:4]) + cited
+    (found,) = notation_of("a.md", short)
+    assert found.places[0].wording.splitlines()[-1].split() == ["4", "1", "0", "0"]
 
 
 @pytest.mark.parametrize("path", OUTSIDE_DOCUMENTS, ids=lambda p: p.name)

@@ -8,7 +8,9 @@
 - a direction word that contradicts the document's own for the same shift (``3칸 앞`` where PE(pos + k) is what
   the document elsewhere calls ``k칸 뒤``);
 - a name whose subscript omits an index its value depends on (``\\underbrace{…\\omega_i k…}_{M_k}``);
-- a function name without its backslash in LaTeX (``$PE(pos, 2i) = sin(…)$``), set as a product of italic letters.
+- a function name without its backslash in LaTeX (``$PE(pos, 2i) = sin(…)$``), set as a product of italic letters;
+- a capital letter applied to an argument (``R(m\\theta)\\,q``) that the document never defines: no formula says
+  what it is and no sentence names it.
 
 Each finding names its lines and says in English and Korean what the reader meets, with the lines as they could
 read instead where the suite can write them (reports.errata makes them rows of severity notation).
@@ -21,6 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from checks.written.found import BARE_FUNCTIONS, Formula
+from checks.written.operations import appended_sums
+from checks.written.remarks import NotationFinding, Place, particle, sentence_around
+from checks.written.tables import constant_columns
 
 FUNCTIONS = frozenset({
     "sin", "cos", "tan", "exp", "log", "ln", "softmax", "max", "min", "argmax", "sqrt", "frac", "left", "right",
@@ -75,34 +80,6 @@ MEANINGS = {
 leaves out (no line is written for a symbol not here)."""
 
 
-@dataclass(frozen=True)
-class Place:
-    """A span of the document a finding changes, with what it could read instead (empty: nothing to paste)."""
-
-    line: int
-    text: str
-    wording: str = ""
-
-
-@dataclass(frozen=True)
-class NotationFinding:
-    """One problem of notation, at the places it changes, said in English and Korean."""
-
-    kind: str
-    places: tuple[Place, ...]
-    english: str
-    korean: str
-    formula_line: int = 0
-    """The line of the formula it concerns (0: none)."""
-    vectors: tuple[str, ...] = ()
-    """For one letter a number and a vector: the letters its wording sets in bold."""
-    rewrite: tuple[str, str] | None = None
-    """For a symbol used in another role: the symbol and what its wording writes in its place."""
-
-    def said(self, language: str) -> str:
-        return self.korean if language == "ko" else self.english
-
-
 def symbols(formula: str) -> set[str]:
     """The symbols a formula's text uses (``d_{\\text{model}}`` → ``d_model``, ``QK^\\top`` → Q, K), without its
     functions, operators and numbers; Greek letters as letters (``\\omega_i`` → ``ω_i``)."""
@@ -134,6 +111,7 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
     found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(lines, formulas)
+    found += _undefined_operators(lines, formulas) + appended_sums(lines) + constant_columns(lines)
     return sorted(found, key=lambda finding: finding.places[0].line)
 
 
@@ -219,7 +197,7 @@ def _list_finding(
     korean_parts = []
     if missing:
         english.append(f"leaves out {', '.join(missing)}, which the formula uses")
-        korean_parts.append(f"식에 있는 {', '.join(missing)}{_particle(missing[-1], '은는')} 설명하지 않")
+        korean_parts.append(f"식에 있는 {', '.join(missing)}{particle(missing[-1], '은는')} 설명하지 않")
     for name in extra:
         where = elsewhere[name]
         english.append(
@@ -227,9 +205,9 @@ def _list_finding(
             + (f" (the document uses it on line {where[0]}: '{where[1]}')" if where else " and the document never uses")
         )
         korean_parts.append(
-            f"식에 없는 {name}{_particle(name, '을를')} 설명합니다"
+            f"식에 없는 {name}{particle(name, '을를')} 설명합니다"
             + (
-                f"({name}{_particle(name, '은는')} {where[0]}행 '{where[1]}'에서 쓰입니다)"
+                f"({name}{particle(name, '은는')} {where[0]}행 '{where[1]}'에서 쓰입니다)"
                 if where
                 else "(문서 어디에도 쓰이지 않습니다)"
             )
@@ -276,14 +254,6 @@ def _used_at(lines: list[str], name: str, skip: set[int]) -> tuple[int, str] | N
                 end = line.find(")", match.end())
                 return number, line[start : end + 1 if end >= 0 else match.end()].strip()
     return None
-
-
-def _particle(word: str, pair: str) -> str:
-    """The Korean particle after a word ('k는', 'd_k는', 'n은', '앞은'): the first of ``pair`` after a closed
-    syllable (a Hangul final consonant; a letter read aloud in English that ends in one: el, em, en, ar)."""
-    last = word[-1]
-    closed = (ord(last) - ord("가")) % 28 != 0 if "가" <= last <= "힣" else last.lower() in "lmnr"
-    return pair[0] if closed else pair[1]
 
 
 def _two_kinds(formulas: list[Formula]) -> list[NotationFinding]:
@@ -390,7 +360,7 @@ def _angle_as_rate(formulas: list[Formula]) -> list[NotationFinding]:
                 f"as defined, pos comes back into the formula. Writing {rate_shown} there keeps the two apart.",
                 f"{shown}{_subject(shown)} {formula.line}행에서는 {_plain(value)}, 곧 pos에 따라 커지는 각도로 "
                 f"정의되는데, {lines_used}행에서는 위치에 곱해지는 한 칸당 각도({rate_shown}의 역할)로 쓰입니다. "
-                f"정의대로 읽으면 식에 pos가 다시 들어갑니다. 그 자리에 {rate_shown}{_particle(rate_shown, '을를')} "
+                f"정의대로 읽으면 식에 pos가 다시 들어갑니다. 그 자리에 {rate_shown}{particle(rate_shown, '을를')} "
                 "쓰면 둘이 구분됩니다.",
                 used[0].line,
                 rewrite=(name, rate),
@@ -418,7 +388,7 @@ def _bold_letters(name: str) -> str:
 
 
 def _subject(word: str) -> str:
-    return "이" if _particle(word, "은는") == "은" else "가"
+    return "이" if particle(word, "은는") == "은" else "가"
 
 
 def _mentions(formula: str, name: str) -> bool:
@@ -512,7 +482,7 @@ def _directions(lines: list[str]) -> list[NotationFinding]:
             continue
         others = ", ".join(str(n) for n, m in said if m.group(2) == usual)
         line = lines[number - 1]
-        sentence = _sentence_around(line, match.start())
+        sentence = sentence_around(line, match.start())
         meant = sentence.replace(match.group(0), match.group(0)[: -len(match.group(2))] + usual, 1)
         found.append(
             NotationFinding(
@@ -520,20 +490,12 @@ def _directions(lines: list[str]) -> list[NotationFinding]:
                 (Place(number, sentence, meant),),
                 f"'{match.group(0)}' on a line about the shift to pos + k, which the document calls "
                 f"'… 칸 {usual}' on line(s) {others}: the same move, the opposite word.",
-                f"'{match.group(0)}'{_particle(match.group(0), '은는')} pos에서 pos + k로 가는 이동을 말하는데, "
+                f"'{match.group(0)}'{particle(match.group(0), '은는')} pos에서 pos + k로 가는 이동을 말하는데, "
                 f"이 문서는 같은 이동을 {others}행에서 "
                 f"'칸 {usual}'라고 부릅니다. 같은 이동에 반대 방향의 말을 쓰면 독자는 k의 부호를 헷갈립니다.",
             )
         )
     return found
-
-
-def _sentence_around(line: str, at: int) -> str:
-    """The sentence of ``line`` that holds position ``at`` (sentences end with '. ', '? ', '! ' or a display's $$)."""
-    starts = [0] + [m.end() for m in re.finditer(r"(?<=[.?!])\s+|\$\$\s+", line) if m.end() <= at]
-    start = starts[-1]
-    end = re.search(r"[.?!](?=\s|$)", line[at:])
-    return line[start : at + end.end() if end else len(line)].strip()
 
 
 NAMED = re.compile(r"\\underbrace\{(?P<body>.+?)\}_\{\s*(?P<name>[A-Za-z])_(?P<sub>[a-z]|\{[a-z,]+\})")
@@ -568,7 +530,7 @@ def _omitted_indices(lines: list[str], formulas: list[Formula]) -> list[Notation
                     f"the matrix named {name} holds {symbol} (its values differ for every {index}), "
                     f"but its name has no {index}: write {name}^({index}), or say that {name} gathers the blocks of "
                     f"every {index}, for '{name} depends on {match.group('sub').strip('{}')} alone' to hold.",
-                    f"{name}라고 이름 붙인 행렬에는 {symbol}{_particle(symbol, '이가')} 들어 있어 {index}마다 값이 "
+                    f"{name}라고 이름 붙인 행렬에는 {symbol}{particle(symbol, '이가')} 들어 있어 {index}마다 값이 "
                     f"다른데, 이름에는 {index}가 없습니다. {name}^({index})처럼 {index}를 "
                     f"이름에 넣거나, {name}가 모든 {index}의 블록을 대각선에 모은 행렬이라고 밝혀야 '{name}는 "
                     f"{match.group('sub').strip('{}')}에만 달려 있다'가 정확합니다.",
@@ -594,3 +556,109 @@ def _balanced(text: str, start: int) -> str:
         depth += {"{": 1, "}": -1}.get(text[end], 0)
         end += 1
     return text[start : end - 1]
+
+
+APPLIED = re.compile(r"(?<![A-Za-z\\])([A-Z])\s*(?:\\(?:big|Big|bigg|Bigg|left)\s*)?\(")
+"""A capital letter applied to an argument: ``R(m\\theta)``, ``R\\big((n-m)\\theta\\big)``."""
+LANDAU = frozenset("O")
+"""Capital letters whose application every reader knows without a definition (O(n²))."""
+KNOWN_OPERATORS = {
+    ("회전", "rotat"): (
+        "a 2×2 rotation by the angle in its argument",
+        r"$R(\alpha)=\begin{pmatrix}\cos\alpha & -\sin\alpha\\ \sin\alpha & \cos\alpha\end{pmatrix}$는 "
+        r"2차원 벡터를 각도 $\alpha$만큼 돌리는 회전 행렬",
+        r"the matrix that rotates a 2-vector by the angle $\alpha$, "
+        r"$R(\alpha)=\begin{pmatrix}\cos\alpha & -\sin\alpha\\ \sin\alpha & \cos\alpha\end{pmatrix}$",
+    ),
+}
+"""What an undefined operator is, read from the words of the sentence it stands in: the definition a wording adds."""
+
+
+def _undefined_operators(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
+    """A capital letter applied to an argument in a formula that no formula defines (``R(x) = …`` with no R on
+    its right side) and no sentence outside the formulas names: the reader meets a symbol with no meaning."""
+    first: dict[str, Formula] = {}
+    for formula in sorted(formulas, key=lambda f: f.line):
+        for letter in APPLIED.findall(formula.text):
+            first.setdefault(letter, formula)
+    found = []
+    for letter, formula in first.items():
+        if letter in LANDAU or _defines(formulas, letter) or _named(lines, letter):
+            continue
+        line = lines[formula.line - 1]
+        known = next((v for keys, v in KNOWN_OPERATORS.items() if any(k in line.lower() for k in keys)), None)
+        after = line[line.find(formula.span) + len(formula.span) :].strip() if formula.span in line else ""
+        places: tuple[Place, ...] = ()
+        if known:
+            added = _definition(letter, known, formula, lines)
+            if after:
+                sentence = sentence_around(after, 0)
+                places = (Place(formula.line, sentence, f"{added} {sentence}"),)
+            else:
+                places = (Place(formula.line, formula.span, f"{formula.span} {added}"),)
+        else:
+            places = (Place(formula.line, formula.span),)
+        meaning_en = f" (from its sentence: {known[0]})" if known else ""
+        fix = "처음 쓰는 곳에 그 정의를 덧붙였습니다." if known else "처음 쓰는 곳에서 무엇인지 정의해 주세요."
+        found.append(
+            NotationFinding(
+                "undefined operator",
+                places,
+                f"{letter}(·) is applied in the formula on line {formula.line} but defined nowhere in the document"
+                f"{meaning_en}: the reader cannot tell what {letter} does to its argument.",
+                f"{formula.line}행의 식에 쓰인 {letter}(·){particle(letter, '은는')} 문서 어디에도 정의되어 있지 "
+                f"않아, 독자는 {letter}{particle(letter, '이가')} 어떤 행렬(함수)인지 알 수 없습니다. {fix}",
+                formula.line,
+            )
+        )
+    return found
+
+
+def _definition(letter: str, known: tuple[str, str, str], formula: Formula, lines: list[str]) -> str:
+    """The sentence that defines an operator, in the language of its line; for a rotation applied to vectors in a
+    paragraph about pairs (RoPE's 2-dimensional pairs), it says the vectors stand for one pair."""
+    line = lines[formula.line - 1]
+    korean = bool(re.search("[가-힣]", line))
+    meaning = known[1 if korean else 2].replace("R(", letter + "(")
+    found = [m.group(1) for m in MATRIX_TIMES.finditer(formula.text) if m.group(0).startswith(letter)]
+    operands = list(dict.fromkeys(found))
+    paragraph = " ".join(lines[max(0, formula.line - 3) : formula.line])
+    pairs = bool(operands) and bool(re.search(r"쌍|\bpairs?\b", paragraph))
+    named = ", ".join(f"${o}$" for o in operands)
+    if not pairs:
+        return f"여기서 {meaning}입니다." if korean else f"Here {letter}(·) is {meaning}."
+    if korean:
+        return (
+            f"여기서 {meaning}이고, 식의 {named}{particle(operands[-1], '은는')} 2차원 쌍 하나입니다"
+            "(벡터 전체의 점수는 모든 쌍의 점수를 더한 값입니다)."
+        )
+    return (
+        f"Here {letter}(·) is {meaning}; {named} stand for one 2-dimensional pair "
+        "(the whole vectors' score sums over the pairs)."
+    )
+
+
+NAMING = re.compile(r"여기서|이란|란 |는 |은 |: |\bwhere\b|\bdenotes?\b|\bis (?:the|a|an)\b|\bbe the\b", re.IGNORECASE)
+"""Words with which a sentence says what a symbol is ('여기서 R(θ)는 …', 'where R is the rotation matrix')."""
+
+
+def _named(lines: list[str], letter: str) -> bool:
+    """Whether a sentence names ``letter``: the letter outside the formulas, or in a short inline formula of a
+    sentence that says what it is ('where $R(\\theta)$ is the rotation matrix')."""
+    for line in lines:
+        outside = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", line)
+        if _mentions(outside, letter):
+            return True
+        for inline in re.findall(r"(?<!\$)\$([^$]{1,30})\$(?!\$)", line):
+            if _mentions(inline, letter) and "=" not in inline and NAMING.search(outside):
+                return True
+    return False
+
+
+def _defines(formulas: list[Formula], letter: str) -> bool:
+    """Whether a formula defines ``letter``: ``R(x) = …`` or ``R = …`` with no ``R`` on its right side."""
+    for formula in formulas:
+        left, equals, right = formula.text.partition("=")
+        if equals and re.fullmatch(rf"\s*{letter}\s*(?:\(.*\))?\s*", left) and not _mentions(right, letter):
+            return True
+    return False

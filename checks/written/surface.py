@@ -45,6 +45,11 @@ NUMBERED = re.compile(r"^\s*(데모|그림|표|Demo|Figure|Fig\.|Table)\s+(\d+)[
 """A line that opens a numbered demo, figure or table ('데모 5a · …', 'Figure 3: …')."""
 JOINED = re.compile(rf"^\s*{LABEL}[:：] (?:(?![.!?。](?:\s|$)|다\.|요\.).)+? {LABEL}[:：] \S")
 """Two 'label: value' lines run into one where a line break was lost ('학습 시: … 추론 시: …')."""
+TERM = r"[A-Za-z_][\w.]*(?:\([^()]*\))?"
+LABELLED_CODE = re.compile(
+    rf"^\s*[A-Za-z_]\w*\s*=\s*{TERM}(?:\s*[-+*/@]\s*{TERM})+\s+(\([^()]*[^\x00-\x7f][^()]*\)(?:\s*[-+*/@]\s*\([^()]+\))+)\s*$"
+)
+"""A line of code (``x = a + b``) with its terms' labels run onto it: ``(의미 정보) + (위치 정보)``."""
 RUN_INTO_DISPLAY = re.compile(r"\$\$[^$]+\$\$[ \t]*(\S.*)$")
 
 
@@ -78,7 +83,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     found += _skipped_numbers(lines)
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
-        found += _joined_lines(lines)
+        found += _joined_lines(lines) + _labels_on_code(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -141,6 +146,17 @@ def _metadata(lines: list[str]) -> list[Blemish]:
     if len(top) < 3:
         return []
     keys = ", ".join(METADATA.match(lines[n - 1]).group(1) for n in top)  # type: ignore[union-attr]
+    label = _first_text_line(lines)
+    if label < top[0]:  # the site's own label above its metadata ('AI Research Portfolio Post')
+        shown = lines[label - 1].strip()
+        return [
+            Blemish(
+                ((label, top[-1]),),
+                shown,
+                f"a page's label ({shown!r}) and metadata copied as text at the top ({keys})",
+                f"문서 맨 위에 웹 페이지의 이름('{shown}')과 속성 정보({keys})가 본문처럼 복사되어 있습니다",
+            )
+        ]
     return [
         Blemish(
             ((top[0], top[-1]),),
@@ -251,7 +267,8 @@ def _stacked_headings(lines: list[str]) -> list[Blemish]:
     for first, second in itertools.pairwise(heads):
         between = [line for line in lines[first : second - 1] if line.strip()]
         opens = first == _first_text_line(lines) or _after_rule(lines, first)  # a title, a part: subheadings follow
-        if not between and not opens and heading_rank(lines[second - 1]) is None:  # nor '1. …' after a heading
+        generic = _generic_label(lines[second - 1])  # '핵심 아이디어' under a topic's heading is its subheading
+        if not between and not opens and not generic and heading_rank(lines[second - 1]) is None:  # nor '1. …'
             stacked.append(first)
     if not stacked:
         return []
@@ -265,6 +282,22 @@ def _stacked_headings(lines: list[str]) -> list[Blemish]:
             "빠진 것입니다",
         )
     ]
+
+
+GENERIC_WORDS = frozenset({
+    "핵심", "아이디어", "개요", "비교", "정리", "요약", "예시", "예제", "방식", "두",
+    "세", "가지", "구현", "원리", "직관", "비유", "정의", "특징", "장점", "단점",
+    "장단점", "배경", "동기", "결론", "참고", "코드", "실습", "설명", "소개", "방법",
+    "overview", "key", "idea", "ideas", "summary", "comparison", "example", "examples",
+    "intuition", "definition", "background", "motivation", "implementation", "code", "notes", "introduction",
+    "the", "two", "main",
+})  # fmt: skip
+"""Words of a heading that names a part of the section above it, not a topic of its own ('핵심 아이디어')."""
+
+
+def _generic_label(line: str) -> bool:
+    words = re.findall(r"[가-힣]+|[A-Za-z]+", line.lower())
+    return bool(words) and all(w in GENERIC_WORDS for w in words)
 
 
 def _first_text_line(lines: list[str]) -> int:
@@ -289,6 +322,21 @@ def heading_like(lines: list[str], number: int, titled: bool = False) -> bool:
         return False
     worded = titled and re.search(r"[가-힣]", line) and not re.search(r"[{}\[\]_=+*/<>|\\]", line)
     return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line)) or bool(worded)
+
+
+def _labels_on_code(lines: list[str]) -> list[Blemish]:
+    """Labels meant to stand under a formula's terms, run onto its line: ``x = a + b (의미) + (위치)``."""
+    found = [(n, match.group(1)) for n, line in enumerate(lines, 1) if (match := LABELLED_CODE.match(line))]
+    return [
+        Blemish(
+            ((number, number),),
+            labels,
+            f"the labels {labels!r}, meant to stand under the terms of the code before them, run onto its line: "
+            "a line break was lost",
+            f"줄바꿈이 빠져, 식의 각 항 아래에 있어야 할 설명 '{labels}' 부분이 식과 같은 줄에 붙어 있습니다",
+        )
+        for number, labels in found
+    ]
 
 
 def _run_into_display(lines: list[str]) -> list[Blemish]:
