@@ -31,10 +31,13 @@ claim = Claim(
         reader_problem=(
             "원인이 '동시에 처리'에 있지 않습니다. 같은 Self-Attention을 쿼리 하나씩 차례로 계산해도 두 문장"
             "('{sentence}', '{reordered}')에서 각 단어의 출력이 같습니다(최대 차이 {per_query_difference:.1e}). "
-            "반면 한 토큰씩 처리하는 RNN은 {rnn_difference:.2f}만큼 달라집니다. 순서가 사라지는 까닭은 계산식에 "
-            "위치가 들어가지 않기 때문입니다."
+            "반면 한 토큰씩 처리하는 RNN은 {rnn_difference:.2f}만큼 달라집니다. "
+            "순서가 사라지는 까닭은 Self-Attention의 계산식에 위치가 들어가지 않기 때문입니다."
         ),
-        wording=("하지만 이 계산식에는 토큰의 위치가 들어가지 않습니다(쿼리를 하나씩 차례로 계산해도 마찬가지입니다)."),
+        wording=(
+            "하지만 Self-Attention의 계산식에는 토큰의 위치가 들어가지 않습니다"
+            "(쿼리를 하나씩 차례로 계산해도 마찬가지입니다)."
+        ),
     ),
     expect="refuted",
 )

@@ -26,7 +26,7 @@ claim = Claim(
         LESSON_001.quote("기호 의미", "d : embedding dimension"),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="notation",
         sentence="i : embedding 차원 index",
         problem=(
             "i is the index of a sin/cos pair, not of a dimension: the formulas put sin in dimension 2i and cos in "

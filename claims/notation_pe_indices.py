@@ -33,7 +33,7 @@ claim = Claim(
         LESSON_000.quote(CODE_SECTION, HEATMAP_AXIS),
     ],
     erratum=Erratum(
-        severity="condition",
+        severity="notation",
         sentence="• •$i$: 차원 인덱스 (0, 1, 2, ..., $d_{\\text{model}}/2 - 1$)",
         problem=(
             "i is the index of a sin/cos pair (the formulas put sin in dimension 2i and cos in 2i+1, and the range "

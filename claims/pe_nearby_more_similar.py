@@ -15,6 +15,7 @@ from claims.catalog.works import LESSON_000
 SECTION = "실행해보기: Positional Encoding 생성과 시각화"
 LESSON_D_MODEL, LESSON_MAX_LEN = 64, 50
 RELATIVE = "이것이 모델이 상대적 거리를 학습할 수 있게 해줍니다!"
+RELATIVE_LINE = f'print("{RELATIVE}")'
 PRINTED = re.compile(r"위치 (\d+) vs 위치\s+(\d+):\s+(-?\d+\.\d+)")
 claim = Claim(
     id="pe.nearby-more-similar",
@@ -27,6 +28,7 @@ claim = Claim(
         LESSON_000.quote(SECTION, "가까운 위치일수록 유사도가 높고,"),
         LESSON_000.quote(SECTION, "먼 위치일수록 유사도가 낮아지는 경향을 보입니다."),
         LESSON_000.quote(SECTION, RELATIVE),
+        LESSON_000.quote(SECTION, RELATIVE_LINE),
     ],
     erratum=Erratum(
         severity="condition",
@@ -45,10 +47,10 @@ claim = Claim(
             "하나뿐이라 그것도 드러나지 않습니다."
         ),
         wording=(
-            "이 내적은 기준 위치와 상관없이 두 위치의 거리에만 달려 있습니다(PE[p]와 PE[p + k]를 여러 p에서 비교해 "
-            "보세요)."
+            'print("이 내적은 기준 위치와 상관없이 두 위치의 거리에만 달려 있습니다:")\n'
+            'print(f"  PE[5]·PE[8] = {{PE[5] @ PE[8]:.3f}}, PE[20]·PE[23] = {{PE[20] @ PE[23]:.3f}}  (둘 다 거리 3)")'
         ),
-        sentence=RELATIVE,
+        sentence=RELATIVE_LINE,
         also={"가까운 위치일수록 유사도가 높고,": ""},
     ),
     expect="qualified",

@@ -162,6 +162,15 @@ def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the
     assert not disagreements({LESSON_000: texts[LESSON_000], LESSON_002: texts[LESSON_002]}), "they agree"
 
 
+def test_a_comparison_heading_whose_section_never_names_one_side():
+    """000 line 261, 'Sinusoidal vs 학습 가능한 위치 임베딩': its section describes learned embeddings and RoPE, never
+    the sinusoidal side; a section that names both sides is no finding (001's '6. RNN vs Transformer')."""
+    (one_sided,) = [b for b in blemishes(LESSON_000, document_text(LESSON_000)) if "compares" in b.english]
+    assert one_sided.places == ((261, 276),) and "'Sinusoidal'과 '학습 가능한 위치 임베딩'을" in one_sided.korean
+    both = "Intro.\n\nRNN vs Transformer\n\nAn RNN reads one token at a time; a Transformer reads all at once.\n"
+    assert not [b for b in blemishes("a.txt", both) if "compares" in b.english]
+
+
 def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_letters_are_found():
     """The outside corpus (tests/formula_corpus) is clean on its surface: none is listed; 001's label and
     metadata (lines 1–11) and line 96 are."""

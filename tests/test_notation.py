@@ -134,9 +134,13 @@ def test_an_operator_applied_but_never_defined():
     it a rotation, so the wording adds the rotation's definition."""
     (undefined,) = [f for f in notation_of(LESSON_002) if f.kind == "undefined operator"]
     assert undefined.formula_line == 157 and "R(·)은" in undefined.korean
-    assert undefined.places[0].wording.startswith("여기서 $R(\\alpha)=\\begin{pmatrix}\\cos\\alpha & -\\sin\\alpha")
+    wording = undefined.places[0].wording
+    assert wording.startswith("여기서 $R(\\alpha)=\\begin{pmatrix}\\cos\\alpha & \\sin\\alpha\\\\ -\\sin"), "as M_k is"
+    assert "(81행 M_k와 같은 꼴)" in wording and "$\\mathbf{q}$, $\\mathbf{k}$는 2차원 쌍 하나" in wording
     used = "$$R(m\\theta)q \\cdot R(n\\theta)k = q^\\top R((n-m)\\theta) k$$ The rotation keeps the distance.\n"
-    assert [f.kind for f in notation_of("rope.md", used)] == ["undefined operator"]
+    (alone,) = notation_of("rope.md", used)
+    assert alone.places[0].wording.startswith("Here R(·) is the matrix that rotates a 2-vector by the angle")
+    assert "-\\sin\\alpha\\\\ \\sin" in alone.places[0].wording, "the usual rotation where the document writes none"
     named = used + "\nwhere $R(\\alpha)$ is the matrix that rotates by $\\alpha$.\n"
     defined = "$$R(\\alpha) = \\begin{pmatrix}\\cos\\alpha & -\\sin\\alpha\\end{pmatrix}$$\n" + used
     landau = "Attention costs $O(n^2 d)$ time.\n"

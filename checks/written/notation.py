@@ -111,7 +111,8 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
     found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(lines, formulas)
-    found += _undefined_operators(lines, formulas) + appended_sums(lines) + constant_columns(lines)
+    bold = {v for f in found for p in f.places for v in re.findall(r"\\mathbf\{([a-z])\}", p.wording)}  # as bolded
+    found += _undefined_operators(lines, formulas, bold) + appended_sums(lines) + constant_columns(lines)
     return sorted(found, key=lambda finding: finding.places[0].line)
 
 
@@ -574,7 +575,7 @@ KNOWN_OPERATORS = {
 """What an undefined operator is, read from the words of the sentence it stands in: the definition a wording adds."""
 
 
-def _undefined_operators(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
+def _undefined_operators(lines: list[str], formulas: list[Formula], bold: set[str]) -> list[NotationFinding]:
     """A capital letter applied to an argument in a formula that no formula defines (``R(x) = …`` with no R on
     its right side) and no sentence outside the formulas names: the reader meets a symbol with no meaning."""
     first: dict[str, Formula] = {}
@@ -590,7 +591,7 @@ def _undefined_operators(lines: list[str], formulas: list[Formula]) -> list[Nota
         after = line[line.find(formula.span) + len(formula.span) :].strip() if formula.span in line else ""
         places: tuple[Place, ...] = ()
         if known:
-            added = _definition(letter, known, formula, lines)
+            added = _definition(letter, known, formula, lines, bold)
             if after:
                 sentence = sentence_around(after, 0)
                 places = (Place(formula.line, sentence, f"{added} {sentence}"),)
@@ -614,17 +615,25 @@ def _undefined_operators(lines: list[str], formulas: list[Formula]) -> list[Nota
     return found
 
 
-def _definition(letter: str, known: tuple[str, str, str], formula: Formula, lines: list[str]) -> str:
+def _definition(letter: str, known: tuple[str, str, str], formula: Formula, lines: list[str], bold: set[str]) -> str:
     """The sentence that defines an operator, in the language of its line; for a rotation applied to vectors in a
     paragraph about pairs (RoPE's 2-dimensional pairs), it says the vectors stand for one pair."""
     line = lines[formula.line - 1]
     korean = bool(re.search("[가-힣]", line))
     meaning = known[1 if korean else 2].replace("R(", letter + "(")
+    if "회전" in known[1] and (own := _own_rotation(lines)):
+        sign, at, name = own  # the document's own rotation has -sin in its second row: write R the same way
+        if sign:
+            meaning = meaning.replace(
+                "\\cos\\alpha & -\\sin\\alpha\\\\ \\sin\\alpha", "\\cos\\alpha & \\sin\\alpha\\\\ -\\sin\\alpha"
+            )
+        same = f"{at}행 {name}와 같은 꼴" if korean else f"the form of {name} on line {at}"
+        meaning = meaning.replace("$는 ", f"$({same})는 ", 1) if korean else f"{meaning} ({same})"
     found = [m.group(1) for m in MATRIX_TIMES.finditer(formula.text) if m.group(0).startswith(letter)]
     operands = list(dict.fromkeys(found))
     paragraph = " ".join(lines[max(0, formula.line - 3) : formula.line])
     pairs = bool(operands) and bool(re.search(r"쌍|\bpairs?\b", paragraph))
-    named = ", ".join(f"${o}$" for o in operands)
+    named = ", ".join(f"$\\mathbf{{{o}}}$" if o in bold else f"${o}$" for o in operands)
     if not pairs:
         return f"여기서 {meaning}입니다." if korean else f"Here {letter}(·) is {meaning}."
     if korean:
@@ -636,6 +645,24 @@ def _definition(letter: str, known: tuple[str, str, str], formula: Formula, line
         f"Here {letter}(·) is {meaning}; {named} stand for one 2-dimensional pair "
         "(the whole vectors' score sums over the pairs)."
     )
+
+
+ROTATION = re.compile(
+    r"\\begin\{pmatrix\}\s*\\cos\s*\(?[^&]*&\s*(-?)\s*\\sin[^\\]*(?:\\[a-z]+[^\\]*)*?\\\\\s*-?\s*\\sin[^&]*&\s*\\cos"
+)
+"""A 2×2 rotation written out: cos, ±sin over ∓sin, cos (group 1: the first row's sign before sin)."""
+
+
+def _own_rotation(lines: list[str]) -> tuple[bool, int, str] | None:
+    """The document's own 2×2 rotation matrix: whether its first row reads (cos, +sin), the line it stands on and
+    the name it is given under a brace (``M_k``), if it writes one out."""
+    for number, line in enumerate(lines, 1):
+        match = ROTATION.search(line)
+        if match:
+            named = NAMED.search(line)
+            name = named.group("name") + "_" + named.group("sub").strip("{}") if named else "행렬"
+            return match.group(1) != "-", number, name
+    return None
 
 
 NAMING = re.compile(r"여기서|이란|란 |는 |은 |: |\bwhere\b|\bdenotes?\b|\bis (?:the|a|an)\b|\bbe the\b", re.IGNORECASE)

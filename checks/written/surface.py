@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from checks.markup import layout, marked_up
 from checks.sources import HEADING_LENGTH, heading_rank
 from checks.written.found import COPIED
+from checks.written.remarks import particle
 
 DOUBLED_BULLET = re.compile(r"^\s*(?:([•·▪◦])\s*\1|([-*])[ \t]+\2[ \t])\s*\S")
 """Two bullets before one item ('• •item', '- - item'); a Markdown rule ('---') is none."""
@@ -83,7 +84,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     found += _skipped_numbers(lines)
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
-        found += _joined_lines(lines) + _labels_on_code(lines)
+        found += _joined_lines(lines) + _labels_on_code(lines) + _one_sided_comparisons(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -322,6 +323,45 @@ def heading_like(lines: list[str], number: int, titled: bool = False) -> bool:
         return False
     worded = titled and re.search(r"[가-힣]", line) and not re.search(r"[{}\[\]_=+*/<>|\\]", line)
     return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line)) or bool(worded)
+
+
+def _one_sided_comparisons(lines: list[str]) -> list[Blemish]:
+    """A heading that compares two things ('A vs B') over a section (to the next rule or numbered heading) that
+    never names one of them: the comparison, or that side of it, was lost."""
+    found = []
+    for number, line in enumerate(lines, 1):
+        sides = re.split(r"\s+vs\.?\s+", line.strip())
+        if len(sides) != 2 or not heading_like(lines, number):
+            continue
+        body = []
+        for below in lines[number:]:
+            if re.fullmatch(r"\s*(?:---+|\*\*\*+|___+)\s*", below) or heading_rank(below):
+                break
+            body.append(below.lower())
+        text = "\n".join(body)
+        if not text.strip():
+            continue  # a heading with nothing under it is said as such
+        missing = [side for side in sides if not _named_in(side, text)]
+        if len(missing) == 1:
+            side, other = missing[0], next(s for s in sides if s != missing[0])
+            found.append(
+                Blemish(
+                    ((number, number + len(body)),),
+                    line.strip(),
+                    f"the heading compares {side!r} with {other!r}, but what follows it never names {side!r}: "
+                    "that side of the comparison was lost",
+                    f"제목은 '{side}'{particle(side, '과와')} '{other}'{particle(other, '을를')} 비교한다고 하지만, "
+                    f"아래 내용에는 '{side}' 쪽이 없습니다. "
+                    "비교의 한쪽(표나 문단)이 빠진 것으로 보입니다",
+                )
+            )
+    return found
+
+
+def _named_in(side: str, text: str) -> bool:
+    """Whether a section names a side of a comparison by its first word ('Sinusoidal', '학습')."""
+    words = re.findall(r"[A-Za-z]{3,}|[가-힣]{2,}", side)
+    return not words or words[0].lower() in text
 
 
 def _labels_on_code(lines: list[str]) -> list[Blemish]:
