@@ -49,6 +49,7 @@ in_llama = Claim(
             "전하게 됩니다."
         ),
         wording="LLaMA 등 공개된 최신 LLM에서 널리 사용",
+        point="closed-architectures",
     ),
     expect="qualified",
 )
@@ -95,7 +96,22 @@ most_llms = Claim(
         LESSON_002.quote("8. 그다음: RoPE", "요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)"),
         ROFORMER,
     ],
-    expect="holds",
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "True of the architectures whose code is public ({rotary_share} of the transformers library's causal-LM "
+            "architectures rotate queries and keys); closed models' architectures are not published, so 'most LLMs' "
+            "cannot be checked for them (the same point as library.rope-in-llama's ChatGPT)."
+        ),
+        reader_problem=(
+            "구조가 공개된 모델에 대해서는 맞습니다(transformers 라이브러리의 causal LM 구조 중 {rotary_share}가 "
+            "query와 key를 회전합니다). 하지만 비공개 모델의 구조는 알 수 없으므로 'LLM 대부분'이라고 단정할 "
+            "수는 없습니다."
+        ),
+        wording="구조가 공개된 요즘 LLM 대부분이 쓰는 RoPE(Rotary Position Embedding, Su 외 2021)",
+        point="closed-architectures",
+    ),
+    expect="qualified",
 )
 
 MAJORITY = 0.5
@@ -115,3 +131,8 @@ def architecture_count(r):
     r.measure("not counted: no modeling file in the library (remote code or alias)", missing)
     if share <= MAJORITY:
         r.counterexample(f"only {len(rotary)} of {len(found)} causal-LM architectures apply rotary embeddings")
+    r.condition(
+        "holds for the architectures whose code is public (the library's catalogue); closed models' architectures "
+        "are not published, so they cannot be counted",
+        rotary_share=f"{len(rotary)}/{len(found)}",
+    )

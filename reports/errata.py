@@ -30,7 +30,7 @@ from checks.sources import Quote, heading_rank, section_of
 from checks.written.conventions import Disagreement, disagreements
 from checks.written.examples import UNCASED, rewritten
 from checks.written.examples import examples as order_examples
-from checks.written.surface import Blemish, heading_like
+from checks.written.surface import NUMBERED, Blemish, heading_like
 from reports.errata_words import ENGLISH, Words, words
 from reports.model import ClaimView, Site, document_slug, short_name
 
@@ -128,7 +128,8 @@ def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRo
     readable = {name: text for name, text in texts.items() if text is not None}
     counted = {d.counting.document: d for d in disagreements(readable)}
     for name, text in readable.items():
-        rows = claimed[name] + as_written(site, name, text) + notation_rows(name, text)
+        rows = claimed[name] + as_written(site, name, text)
+        rows += [row for row in notation_rows(name, text) if not _changed_already(row, rows)]
         rows += [row for row in example_rows(name, text) if not _changed_already(row, rows)]
         if name in counted:
             rows.append(_counting_row(counted[name], text))
@@ -187,7 +188,8 @@ def _section_at(text: str, line: int, document: str) -> str:
     lines = text.splitlines()
     for number in range(min(line, len(lines)), 0, -1):
         worded = re.search(r"[^\W\d_]", re.sub(r"(?:←|<-|#|//).*$", "", lines[number - 1]))  # not a table's row
-        if number != line and worded and (heading_like(lines, number, titled=True) or heading_rank(lines[number - 1])):
+        titled = heading_like(lines, number, titled=True) or heading_rank(lines[number - 1])
+        if number != line and worded and (titled or NUMBERED.match(lines[number - 1])):  # '데모 4 · …' too
             return lines[number - 1].strip()
     return ""
 
@@ -341,9 +343,16 @@ def _whole_lines(place: Place, lines: list[str]) -> bool:
 
 
 def _changed_already(row: ErratumRow, rows: list[ErratumRow]) -> bool:
-    """Whether another row already changes a line this row would change (a claim's correction comes first)."""
-    mine = {line for place in row.changed for line in _spanned(place)}
-    return any(mine & _spanned(place) for other in rows for place in other.places if place.wording)
+    """Whether another row already changes text this row would change (a claim's correction comes first): the
+    same characters where both places were found in the text, else the same lines."""
+    theirs = [place for other in rows for place in other.places if place.wording]
+    return any(_overlap(mine, place) for mine in row.changed for place in theirs)
+
+
+def _overlap(one: Place, other: Place) -> bool:
+    if one.position >= 0 and other.position >= 0:
+        return one.position < other.position + len(other.sentence) and other.position < one.position + len(one.sentence)
+    return bool(_spanned(one) & _spanned(other))
 
 
 def _spanned(place: Place) -> set[int]:

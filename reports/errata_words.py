@@ -116,6 +116,8 @@ KOREAN = Words(
         "direction": "같은 이동을 반대 방향으로 말함",
         "omitted index": "이름에 빠진 첨자",
         "undefined operator": "정의되지 않은 기호",
+        "backward move": "'뒤로 가기'가 반대 방향으로도 읽힘",
+        "ordinal position": "'N번째 위치'가 0부터 세는 위치와 헷갈림",
         "appended, not added": "더하기를 '추가'라고 말함",
         "example column never changes": "예시 표에서 변하지 않는 열",
         "example's grammar fixes the roles": "예문의 문법이 역할을 정함",

@@ -96,7 +96,9 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     skipped = next(b for b in found.values() if "skip" in b.english)
     assert skipped.places == ((159, 159),) and "데모 7" in skipped.korean, "demo 7 is missing: 6, then 8"
     sliders = next(b for b in found.values() if "slider" in b.english)
-    assert [a for a, _ in sliders.places] == [29, 31, 43, 45, 73, 75, 87, 89, 91, 99, 128, 163, 165]
+    assert [a for a, _ in sliders.places] == [29, 31, 43, 45, 57, 73, 75, 87, 89, 91, 99, 128, 163, 165], "57: 40°"
+    (figure,) = [b for b in said.values() if "그림 제목" in b.korean]
+    assert figure.places == ((115, 115),) and figure.text == "주파수별 변화"
     joined = next(b for b in said.values() if "두 줄이 한 줄에" in b.korean)
     assert [a for a, _ in joined.places] == [60, 212, 231]
     (metadata,) = [b for b in blemishes(LESSON_001, document_text(LESSON_001)) if "metadata" in b.english]

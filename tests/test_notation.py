@@ -189,6 +189,27 @@ def test_a_table_column_cited_for_its_change_that_never_changes():
     assert found.places[0].wording.splitlines()[-1].split() == ["4", "1", "0", "0"]
 
 
+def test_an_ordinal_position_in_a_document_that_counts_from_zero():
+    """000 counts positions from 0 (line 85); its '2번째 위치' (line 64) is the second word or position 2. A
+    document that counts from 1 says '2번째 위치' unambiguously."""
+    ordinal = next(f for f in notation_of(LESSON_000) if f.kind == "ordinal position")
+    assert ordinal.places[0].line == 64 and '"2번째 단어(위치 1)"' in ordinal.places[0].wording
+    from_one = "- pos: 단어의 위치 (1, 2, 3, ...)\n\n2번째 위치의 값은 0.25입니다.\n"
+    from_zero = from_one.replace("(1, 2, 3", "(0, 1, 2")
+    assert [f.kind for f in notation_of("a.txt", from_one)] == []
+    assert [f.places[0].wording for f in notation_of("a.txt", from_zero)] == ["2번째 단어(위치 1)의 값은 0.25입니다."]
+
+
+def test_going_back_k_steps_where_k_steps_back_is_the_later_position():
+    """002 line 5: '“k칸 뒤로 가기”' where the lesson's 'k칸 뒤' is pos + k; where '앞' is the lesson's word for
+    pos + k, '앞으로 가기' is not ambiguous and nothing is said."""
+    (backward,) = [f for f in notation_of(LESSON_002) if f.kind == "backward move"]
+    assert backward.places[0].line == 5 and "“k칸 뒤 위치로 가기”" in backward.places[0].wording
+    later = "PE(pos + k)는 k칸 뒤입니다. 3칸 뒤 단어도 같습니다. k칸 뒤로 가면 각도가 늘어납니다.\n"
+    assert [f.kind for f in notation_of("a.txt", later)] == ["backward move"]
+    assert notation_of("a.txt", later.replace("뒤", "앞")) == []
+
+
 @pytest.mark.parametrize("path", OUTSIDE_DOCUMENTS, ids=lambda p: p.name)
 def test_in_documents_no_one_here_wrote_every_finding_is_one_a_careful_reader_labelled(path):
     """Precision on the outside corpora (tests/notation_corpus/labels.json, labelled by a helper who had not seen

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from checks.written.conventions import counting
 from checks.written.found import BARE_FUNCTIONS, Formula
 from checks.written.operations import appended_sums
 from checks.written.remarks import NotationFinding, Place, particle, sentence_around
@@ -111,6 +112,7 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
     found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(lines, formulas)
+    found += _backward_moves(lines) + _ordinal_positions(text, lines)
     bold = {v for f in found for p in f.places for v in re.findall(r"\\mathbf\{([a-z])\}", p.wording)}  # as bolded
     found += _undefined_operators(lines, formulas, bold) + appended_sums(lines) + constant_columns(lines)
     return sorted(found, key=lambda finding: finding.places[0].line)
@@ -496,6 +498,64 @@ def _directions(lines: list[str]) -> list[NotationFinding]:
                 f"'칸 {usual}'라고 부릅니다. 같은 이동에 반대 방향의 말을 쓰면 독자는 k의 부호를 헷갈립니다.",
             )
         )
+    return found
+
+
+BACKWARD = re.compile(r"((?:\d+|[a-z]|몇)\s*칸\s*뒤)로(\s*가[가-힣]*)")
+"""'k칸 뒤로 가기': in a document where 'k칸 뒤' is pos + k, '뒤로 가다' still reads as going back."""
+
+
+def _backward_moves(lines: list[str]) -> list[NotationFinding]:
+    """'k칸 뒤로 가' in a document whose word for pos + k is 'k칸 뒤': the phrase reads as moving back (to an earlier
+    position), the opposite of the move it names; '뒤 위치로' says which way."""
+    said = [m.group(2) for line in lines for m in DIRECTION.finditer(line)]
+    if said.count("뒤") <= said.count("앞"):
+        return []
+    found = []
+    for number, line in enumerate(lines, 1):
+        for match in BACKWARD.finditer(line):
+            sentence = sentence_around(line, match.start())
+            meant = sentence.replace(match.group(0), f"{match.group(1)} 위치로{match.group(2)}", 1)
+            found.append(
+                NotationFinding(
+                    "backward move",
+                    (Place(number, sentence, meant),),
+                    f"'{match.group(0)}' reads as going back (to an earlier position), though the document's "
+                    f"'{match.group(1)}' is pos + k, a later one.",
+                    f"'{match.group(0)}'{particle(match.group(0), '은는')} '뒤로 간다', 곧 앞 위치로 돌아간다는 "
+                    f"뜻으로도 읽힙니다. 이 문서에서 '{match.group(1)}'{particle(match.group(1), '은는')} "
+                    "pos + k(다음 위치)이므로 '뒤 위치로'라고 쓰면 방향이 분명해집니다.",
+                )
+            )
+    return found
+
+
+ORDINAL_POSITION = re.compile(r"(\d+)번째 위치")
+"""'2번째 위치': the second word, or position 2, in a document that numbers positions from 0."""
+
+
+def _ordinal_positions(text: str, lines: list[str]) -> list[NotationFinding]:
+    """An ordinal position ('2번째 위치') in a document that numbers positions from 0: the reader cannot tell the
+    second word (position 1) from position 2; the wording names both."""
+    counted = counting("", text)
+    if counted is None or counted.first != 0:
+        return []
+    found = []
+    for number, line in enumerate(lines, 1):
+        for match in ORDINAL_POSITION.finditer(line):
+            nth = int(match.group(1))
+            sentence = sentence_around(line, match.start())
+            meant = sentence.replace(match.group(0), f"{nth}번째 단어(위치 {nth - 1})", 1)
+            found.append(
+                NotationFinding(
+                    "ordinal position",
+                    (Place(number, sentence, meant),),
+                    f"'{match.group(0)}' in a document that numbers positions from 0 (line {counted.line}): the "
+                    f"{nth}th word is position {nth - 1}, and a reader may take it for position {nth}.",
+                    f"이 문서는 위치를 0부터 셉니다({counted.line}행). 그래서 '{match.group(0)}'가 {nth}번째 "
+                    f"단어(위치 {nth - 1})인지 위치 {nth}인지 알 수 없습니다.",
+                )
+            )
     return found
 
 

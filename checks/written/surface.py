@@ -39,7 +39,7 @@ METADATA = re.compile(r"^\s*([^\s:：]{1,12}(?: [^\s:：]{1,12})?)\s*[:：]\s*(\
 """'key: value' as a page's metadata writes it (a short key, a short value)."""
 READOUT = re.compile(r"^\s*(\S.{0,40}?\S)\s*[—–]\s*$")
 """A figure's readout whose value was lost: a short label ending in a dash ('n − m—')."""
-CONTROL = re.compile(r"^\s*([^\d\s](?:(?! = )[^:]){0,30}?)\s+-?\d+(?:\.\d+)?\s*$")
+CONTROL = re.compile(r"^\s*([^\d\s](?:(?! = )[^:]){0,30}?)\s+-?\d+(?:\.\d+)?(?:°|%|px)?\s*$")
 """An interactive figure's slider copied as its label and value ('d_model 64', 'k (몇 칸 뒤) 2')."""
 LABEL = r"[^\s:：•·\-*>#$`][^:：\n.!?]{0,18}?"
 NUMBERED = re.compile(r"^\s*(데모|그림|표|Demo|Figure|Fig\.|Table)\s+(\d+)[a-z]?\b", re.IGNORECASE)
@@ -85,6 +85,7 @@ def blemishes(document: str, text: str) -> list[Blemish]:
     if not marked_up(document):  # in Markdown or LaTeX, prose may follow display math within its paragraph
         found += [*_run_into_display(lines), *_metadata(lines), *_readouts(lines), *_stacked_headings(lines)]
         found += _joined_lines(lines) + _labels_on_code(lines) + _one_sided_comparisons(lines)
+        found += _figure_titles(lines)
     found += _empty_headings(document, text, lines)
     return sorted(found, key=lambda blemish: blemish.first)
 
@@ -319,10 +320,43 @@ def heading_like(lines: list[str], number: int, titled: bool = False) -> bool:
     labelled = METADATA.match(line) and not titled
     if not alone or not line or len(line) > 40 or "\t" in line or labelled or READOUT.match(line):
         return False
-    if line[-1] in ".!:;,)]}=" or line.endswith(("다", "요", "까")) or line[0] in "•·-*>#$`([{←→↓" or "=" in line:
+    if re.search(r"\d\s*(?:°|%|px)$", line):  # a slider's value ('θ (12시에서 시계 방향) 40°'), not a title
+        return False
+    remark = re.search(r"[가-힣A-Za-z] \([^()]+\)$", line)  # a title's remark, '정규화 (0~1로 맞추기)'
+    ended = line[-1] in ".!:;,)]}=" and not remark
+    if ended or line.endswith(("다", "요", "까")) or line[0] in "•·-*>#$`([{←→↓" or "=" in line:
         return False
     worded = titled and re.search(r"[가-힣]", line) and not re.search(r"[{}\[\]_=+*/<>|\\]", line)
     return not re.search(r"[(){}\[\]_=+*/<>|\\]|\d\s*$", line) or bool(heading_rank(line)) or bool(worded)
+
+
+FIGURE_TITLE = re.compile(
+    r"(?:변화|분포|패턴|시각화|그래프|곡선|히트맵|heatmap|plot|chart|visuali[sz]ation)\s*$", re.IGNORECASE
+)
+"""How a figure's title ends ('주파수별 변화', 'Attention heatmap')."""
+
+
+def _figure_titles(lines: list[str]) -> list[Blemish]:
+    """A heading worded as a figure's title ('주파수별 변화') with a paragraph of prose right under it and no
+    figure, table, list or code: the figure was not copied (a numbered demo's figure is said by its readouts)."""
+    found = []
+    for number, line in enumerate(lines, 1):
+        if not FIGURE_TITLE.search(line.strip()) or NUMBERED.match(line) or not heading_like(lines, number):
+            continue
+        below = next((n for n in range(number + 1, len(lines) + 1) if lines[n - 1].strip()), 0)
+        prose = below and not heading_like(lines, below) and lines[below - 1].lstrip()[:1] not in "•·-*|>`$"
+        if prose:
+            found.append(number)
+    if not found:
+        return []
+    return [
+        Blemish(
+            tuple((number, number) for number in found),
+            lines[found[0] - 1].strip(),
+            "a figure's title with prose right under it and no figure: the figure was not copied",
+            "그림 제목으로 보이는 줄 아래에 그림 없이 바로 본문이 이어집니다. 그림이 복사되지 않은 것으로 보입니다",
+        )
+    ]
 
 
 def _one_sided_comparisons(lines: list[str]) -> list[Blemish]:
