@@ -30,7 +30,7 @@ claim = Claim(
             "드러납니다(같은 단어를 순서만 바꾼 두 문장의 출력이 평균 풀링 후 {mean_pooling_difference:.3f}, "
             "단어 하나에서는 최대 {per_word_difference:.3f} 다릅니다)."
         ),
-        wording="positional encoding은 모든 토큰이 서로를 보는 Self-Attention에서도 optional이라고 생각한다",
+        wording="모든 토큰이 서로를 보는 Self-Attention에서 positional encoding은 없어도 된다고 생각한다",
         point="causal-mask",
     ),
     expect="qualified",

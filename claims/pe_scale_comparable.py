@@ -18,6 +18,9 @@ FORWARD = "return x + self.pe[:, :x.size(1), :]"
 """The lesson's PositionalEncoding adds PE to x as given: the embedding's scale is the caller's; x is batch-first."""
 RANGES = "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"
 """Two lines of the lesson run into one (a line break lost); the second is the premise the caveat corrects."""
+TYPICAL = "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"
+"""The same premise said earlier, against integer indices: true there (small embeddings are within [−1, 1] too), so
+it is named with the row, not rewritten."""
 
 claim = Claim(
     id="pe.scale-comparable",
@@ -29,6 +32,7 @@ claim = Claim(
     ),
     sources=[
         LESSON_000.quote(SECTION, RANGES),
+        LESSON_000.quote("시도 1: 정수 인덱스 사용", TYPICAL),
         LESSON_000.quote("PyTorch로 보는 Positional Encoding (참고용)", FORWARD),
         LESSON_000.quote(
             SECTION, "→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음"
@@ -50,10 +54,11 @@ claim = Claim(
         ),
         wording=(
             "→ 임베딩 원소가 ±1 정도 크기라면 두 스케일이 비슷해, 단순히 더해도(+) 한쪽이 압도하지 않음. 임베딩을 "
-            "작게 초기화하면(표준편차 0.02 등) PE 쪽이 훨씬 크므로, 원논문은 임베딩에 √d_model을 곱한 뒤 PE를 더함."
+            "작게 초기화하면(표준편차 0.02 등) PE 쪽이 훨씬 큼. (원논문은 임베딩에 √d_model을 곱한 뒤 PE를 더함)"
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         also={
+            TYPICAL: "",
             FORWARD: (
                 "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model); 원논문에서는 임베딩 × √d_model"
             ),

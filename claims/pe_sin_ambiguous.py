@@ -5,19 +5,21 @@ import math
 import numpy as np
 import sympy as sp
 
-from checks import Claim, given
+from checks import Claim, Erratum, given
 from checks.figures import lines
 from checks.strategies import position_batches, with_frequencies
 from claims.catalog.works import LESSON_002
 
 SECTION = "3. sin 하나로는 부족하다"
+RED_DOT = "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다."
 claim = Claim(
     id="pe.sin-ambiguous",
     title="sin alone is ambiguous within a period; cos tells the two points apart",
     statement=(
         "For a frequency ω, position pos and its partner π/ω − pos have the same sin(ω·) but cos values of opposite "
         "sign; the two points coincide exactly when cos(ω pos) = 0. Demo 3 (pos = 3, ω = 0.30): the partner is "
-        "(π − 0.9)/0.3 ≈ 7.47."
+        "(π − 0.9)/0.3 ≈ 7.47, a real position and no token's: at the lessons' frequencies (π/ω irrational) no two "
+        "token positions share a sin value exactly, they only come close."
     ),
     sources=[
         LESSON_002.quote(
@@ -25,16 +27,32 @@ claim = Claim(
             "한 주파수만 놓고 보면 $\\sin x$는 한 주기 안에서 같은 값을 두 번 냅니다($\\sin x = \\sin(\\pi - x)$).",
         ),
         LESSON_002.quote(SECTION, "짝이 되는 cos가 그 답을 줍니다. 두 지점에서 cos는 부호가 반대입니다."),
-        LESSON_002.quote(
-            "데모 3 · 같은 sin 값, 다른 위치", "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다."
-        ),
+        LESSON_002.quote("데모 3 · 같은 sin 값, 다른 위치", RED_DOT),
         LESSON_002.quote(
             "3. sin 하나로는 부족하다", "값이 0.5라고 해도 올라가는 중인지 내려가는 중인지 알 수 없습니다."
         ),
         LESSON_002.quote("정리", "② 한 주기 안에서 위치가 모호하지 않으며"),
         LESSON_002.quote("3. sin 하나로는 부족하다", "데모 3 · 같은 sin 값, 다른 위치"),
     ],
-    expect="proved",
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The other position with the same sin, π/ω − pos, is a real number: {partner:.2f} in demo 3, not a "
+            "token position. Among token positions sin values come close but never coincide at the lessons' "
+            "frequencies (π/ω is irrational): the nearest below 1000 is q = {closest}, {gap:.3f} away."
+        ),
+        reader_problem=(
+            "빨간 점의 위치(π/ω − pos)는 실수입니다. 데모의 pos = 3, ω = 0.30이면 {partner:.2f}로 단어 위치가 "
+            "아닙니다. 정수 위치끼리는 sin 값이 정확히 같아지지 않고 가까워질 뿐입니다(1000 안에서 가장 가까운 "
+            "q = {closest}, 차이 {gap:.3f}). sin만으로는 가까운 값의 위치를 가려내기 어렵다는 요점은 그대로입니다."
+        ),
+        wording=(
+            "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다(pos를 실수로 본 위치라 단어 위치가 "
+            "아닐 수 있습니다. 이 예에서는 약 {partner:.2f})."
+        ),
+        sentence=RED_DOT,
+    ),
+    expect="qualified",
 )
 
 DEMO_POS, DEMO_OMEGA = 3, 0.30
@@ -96,6 +114,14 @@ def demo_three(r):
         "integer q < 1000 whose sin(0.3 q) is closest to sin(0.9)",
         {"q": closest, "|sin difference|": float(gaps.min()), "cos there": math.cos(DEMO_OMEGA * closest)},
     )
+    if partner != round(partner):
+        r.condition(
+            "the position with the same sin is a real number, not a token position (demo 3); token positions "
+            "only come close",
+            partner=partner,
+            closest=closest,
+            gap=float(gaps.min()),
+        )
     grid = np.linspace(0.0, 2 * math.pi / DEMO_OMEGA, 120)
     r.figure(
         lines(

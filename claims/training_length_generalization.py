@@ -1,7 +1,7 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from checks import Claim, Erratum
+from checks import Claim, Erratum, Verdict
 from checks.training import AT_TRAINED, MODEL, TRAINED, Budget, encoder_design, length_trial
 from claims.catalog.works import LESSON_000
 
@@ -69,3 +69,42 @@ sinusoidal.experiment(
         regimes=[f"4L (n = {4 * TRAINED})"],
     )
 )(length_trial("sinusoidal", BUDGET))
+
+
+heading = Claim(
+    id="training.sinusoidal-length-generalization",
+    title="'Length generalization': the encoding extends to any position, the model's accuracy does not",
+    statement=(
+        "The heading '3. 길이 일반화 가능' promises that a model generalizes to longer inputs. What extends is the "
+        "formula (PE is defined at every position); a model trained with it at n = 12 is less accurate at four times "
+        "that length (training.sinusoidal-extrapolation-degrades)."
+    ),
+    sources=[LESSON_000.quote("3. 길이 일반화 가능", "3. 길이 일반화 가능")],
+    depends=["training.sinusoidal-extrapolation-degrades"],
+    erratum=Erratum(
+        severity="condition",
+        problem=(
+            "The heading reads as 'the model works on longer inputs'; the formula can be computed at any position, "
+            "but a model trained with it at length 12 loses accuracy at 4× that length (from "
+            "training.sinusoidal-extrapolation-degrades), as the section's own last line says."
+        ),
+        reader_problem=(
+            "이 제목은 모델이 더 긴 문장에서도 잘 동작한다는 뜻으로 읽힙니다. 공식은 어떤 위치에서도 계산되지만, "
+            "여기서 길이 12로 학습한 모델은 4배 길이에서 정확도가 떨어집니다(발견 사항). 이 절의 마지막 줄도 "
+            "성능이 저하될 수 있다고 말합니다. 늘어나는 것은 계산할 수 있는 위치이지 성능이 아닙니다."
+        ),
+        wording="3. 더 긴 위치의 값도 계산 가능",
+    ),
+    expect="qualified",
+)
+
+
+@heading.derive
+def computed_not_generalized(r, dependencies):
+    """Qualified where the experiment finds the accuracy falls at 4× (the formula still extends); else as it."""
+    degrades = dependencies["training.sinusoidal-extrapolation-degrades"]
+    r.measure("training.sinusoidal-extrapolation-degrades", degrades.verdict.value)
+    if degrades.verdict in (Verdict.HOLDS, Verdict.PROVED):
+        r.condition("the formula extends to every position; a model trained with it loses accuracy at 4× the length")
+        return Verdict.QUALIFIED
+    return Verdict.HOLDS if degrades.verdict == Verdict.REFUTED else degrades.verdict
