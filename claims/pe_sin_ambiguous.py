@@ -48,7 +48,7 @@ claim = Claim(
         ),
         wording=(
             "빨간 점은 sin만 보면 현재 위치와 구분되지 않는 다른 위치입니다(pos를 실수로 본 위치라 단어 위치가 "
-            "아닐 수 있습니다. 이 예에서는 약 {partner:.2f})."
+            "아닐 수 있습니다. 기본값 pos 3, ω 0.30에서는 약 {partner:.2f})."
         ),
         sentence=RED_DOT,
     ),

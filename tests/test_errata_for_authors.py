@@ -93,8 +93,11 @@ def test_what_a_reader_sees_besides_sentences_is_listed_apart():
     readouts = next(b for b in found.values() if "readout" in b.english)
     assert (167, 167) in readouts.places and "n − m—" in document_text(LESSON_002).splitlines()[166]
     assert found["a table with its header and no row"].places == ((145, 145),)
-    skipped = next(b for b in found.values() if "skip" in b.english)
-    assert skipped.places == ((159, 159),) and "데모 7" in skipped.korean, "demo 7 is missing: 6, then 8"
+    assert not [b for b in found.values() if "skip" in b.english], "002 numbers each demo after its part; 7 has none"
+    by_part = "1. A\n\n데모 1 · a\n\n2. B\n\n데모 2 · b\n\n3. C\n\nText.\n\n4. D\n\n데모 4 · d\n"
+    assert not [b for b in blemishes("a.txt", by_part) if "skip" in b.english]
+    across = "1. A\n\n데모 1 · a\n\n2. B\n\n데모 2 · b\n\n3. C\n\n데모 4 · d\n"
+    assert [b.first for b in blemishes("a.txt", across) if "skip" in b.english] == [11], "demo 3 is missing"
     sliders = next(b for b in found.values() if "slider" in b.english)
     assert [a for a, _ in sliders.places] == [29, 31, 43, 45, 57, 73, 75, 87, 89, 91, 99, 128, 163, 165], "57: 40°"
     (figure,) = [b for b in said.values() if "그림 제목" in b.korean]

@@ -136,7 +136,7 @@ def test_an_operator_applied_but_never_defined():
     assert undefined.formula_line == 157 and "R(·)은" in undefined.korean
     wording = undefined.places[0].wording
     assert wording.startswith("여기서 $R(\\alpha)=\\begin{pmatrix}\\cos\\alpha & \\sin\\alpha\\\\ -\\sin"), "as M_k is"
-    assert "(81행 M_k와 같은 꼴)" in wording and "$\\mathbf{q}$, $\\mathbf{k}$는 2차원 쌍 하나" in wording
+    assert "(5절의 $M_k^{(i)}$와 같은 꼴)" in wording and "$\\mathbf{q}$, $\\mathbf{k}$는 2차원 쌍 하나" in wording
     used = "$$R(m\\theta)q \\cdot R(n\\theta)k = q^\\top R((n-m)\\theta) k$$ The rotation keeps the distance.\n"
     (alone,) = notation_of("rope.md", used)
     assert alone.places[0].wording.startswith("Here R(·) is the matrix that rotates a 2-vector by the angle")
@@ -189,15 +189,17 @@ def test_a_table_column_cited_for_its_change_that_never_changes():
     assert found.places[0].wording.splitlines()[-1].split() == ["4", "1", "0", "0"]
 
 
-def test_an_ordinal_position_in_a_document_that_counts_from_zero():
-    """000 counts positions from 0 (line 85); its '2번째 위치' (line 64) is the second word or position 2. A
-    document that counts from 1 says '2번째 위치' unambiguously."""
-    ordinal = next(f for f in notation_of(LESSON_000) if f.kind == "ordinal position")
-    assert ordinal.places[0].line == 64 and '"2번째 단어(위치 1)"' in ordinal.places[0].wording
-    from_one = "- pos: 단어의 위치 (1, 2, 3, ...)\n\n2번째 위치의 값은 0.25입니다.\n"
+def test_an_ordinal_position_used_as_a_formulas_pos_in_a_document_that_counts_from_zero():
+    """000 counts positions from 0 (line 85); its '513번째 위치의 PE(513, i)' (line 231) gives the 513th position, pos
+    512, to the formula as 513. A bare ordinal ('2번째 위치', line 64) is ordinary Korean; from 1, it is pos 2."""
+    (ordinal,) = [f for f in notation_of(LESSON_000) if f.kind == "ordinal position"]
+    assert ordinal.places[0].line == 231 and "513번째 위치의 PE(512, i)" in ordinal.places[0].wording
+    from_one = "- pos: 단어의 위치 (1, 2, 3, ...)\n\n2번째 위치의 PE(2, i)는 0.25입니다.\n"
     from_zero = from_one.replace("(1, 2, 3", "(0, 1, 2")
     assert [f.kind for f in notation_of("a.txt", from_one)] == []
-    assert [f.places[0].wording for f in notation_of("a.txt", from_zero)] == ["2번째 단어(위치 1)의 값은 0.25입니다."]
+    assert [f.kind for f in notation_of("a.txt", from_zero.replace("PE(2, i)", "값"))] == []
+    (found,) = notation_of("a.txt", from_zero)
+    assert found.places[0].wording == "2번째 위치의 PE(1, i)는 0.25입니다."
 
 
 def test_going_back_k_steps_where_k_steps_back_is_the_later_position():

@@ -530,13 +530,15 @@ def _backward_moves(lines: list[str]) -> list[NotationFinding]:
     return found
 
 
-ORDINAL_POSITION = re.compile(r"(\d+)번째 위치")
+ORDINAL_POSITION = re.compile(r"(\d+)번째 위치(?=[^\n]*\(\s*\1\s*,)")
+"""'513번째 위치의 PE(513, i)': an ordinal whose number is also the formula's pos (a bare '2번째 위치' is an
+ordinary Korean ordinal)."""
 """'2번째 위치': the second word, or position 2, in a document that numbers positions from 0."""
 
 
 def _ordinal_positions(text: str, lines: list[str]) -> list[NotationFinding]:
-    """An ordinal position ('2번째 위치') in a document that numbers positions from 0: the reader cannot tell the
-    second word (position 1) from position 2; the wording names both."""
+    """An ordinal position whose number the same line gives a formula as its pos ('513번째 위치의 PE(513, i)') in a
+    document that numbers positions from 0: the N-th position is pos N − 1; the wording passes N − 1 to the formula."""
     counted = counting("", text)
     if counted is None or counted.first != 0:
         return []
@@ -545,15 +547,17 @@ def _ordinal_positions(text: str, lines: list[str]) -> list[NotationFinding]:
         for match in ORDINAL_POSITION.finditer(line):
             nth = int(match.group(1))
             sentence = sentence_around(line, match.start())
-            meant = sentence.replace(match.group(0), f"{nth}번째 단어(위치 {nth - 1})", 1)
+            at = sentence.find(match.group(0)) + len(match.group(0))
+            argument = re.compile(rf"\(\s*{nth}\s*,")
+            meant = sentence[:at] + argument.sub(f"({nth - 1},", sentence[at:], count=1)
             found.append(
                 NotationFinding(
                     "ordinal position",
                     (Place(number, sentence, meant),),
-                    f"'{match.group(0)}' in a document that numbers positions from 0 (line {counted.line}): the "
-                    f"{nth}th word is position {nth - 1}, and a reader may take it for position {nth}.",
-                    f"이 문서는 위치를 0부터 셉니다({counted.line}행). 그래서 '{match.group(0)}'가 {nth}번째 "
-                    f"단어(위치 {nth - 1})인지 위치 {nth}인지 알 수 없습니다.",
+                    f"'{match.group(0)}' is pos {nth - 1} in a document that numbers positions from 0 (line "
+                    f"{counted.line}), but the formula beside it is given pos {nth}.",
+                    f"이 문서는 위치를 0부터 셉니다({counted.line}행). 그래서 '{match.group(0)}'는 "
+                    f"pos = {nth - 1}인데, 바로 옆 식에는 pos = {nth}가 들어가 있습니다.",
                 )
             )
     return found
@@ -564,17 +568,30 @@ NAMED = re.compile(r"\\underbrace\{(?P<body>.+?)\}_\{\s*(?P<name>[A-Za-z])_(?P<s
 INDEXED = re.compile(r"(?:\\[a-z]+|[A-Za-z])_(?:\{([a-z])\}|([a-z]))(?![A-Za-z])")
 
 
+def _indices_omitted(match: re.Match[str]) -> list[str]:
+    """The indices a value named under a brace varies with that its name leaves out (``M_k`` over ``ω_i k``: i)."""
+    named = set(match.group("sub").strip("{}").split(","))
+    body = _balanced(match.string, match.start("body"))
+    return sorted({a or b for a, b in INDEXED.findall(body)} - named)
+
+
+def _part_of(lines: list[str], line: int) -> str:
+    """The numbered part a line stands in, as its reader names it ('5절'); empty where the parts are not numbered."""
+    for above in range(line, 0, -1):
+        if numbered := re.match(r"\s*(\d+)\.\s+\S", lines[above - 1]):
+            return f"{numbered.group(1)}절"
+    return ""
+
+
 def _omitted_indices(lines: list[str], formulas: list[Formula]) -> list[NotationFinding]:
     """A value named with the indices it varies with, less one: ``M_k`` over a matrix of ``ω_i k`` varies with i."""
     found = []
     for formula in formulas:
         for match in NAMED.finditer(formula.text):
-            named = set(match.group("sub").strip("{}").split(","))
-            body = _balanced(formula.text, match.start("body"))
-            indices = {a or b for a, b in INDEXED.findall(body)}
-            omitted = sorted(indices - named)
+            omitted = _indices_omitted(match)
             if not omitted:
                 continue
+            body = _balanced(formula.text, match.start("body"))
             name = f"{match.group('name')}_{match.group('sub').strip('{}')}"
             index = omitted[0]
             symbol = _plain(next(m.group(0) for m in INDEXED.finditer(body) if index in m.groups()))
@@ -687,7 +704,8 @@ def _definition(letter: str, known: tuple[str, str, str], formula: Formula, line
             meaning = meaning.replace(
                 "\\cos\\alpha & -\\sin\\alpha\\\\ \\sin\\alpha", "\\cos\\alpha & \\sin\\alpha\\\\ -\\sin\\alpha"
             )
-        same = f"{at}행 {name}와 같은 꼴" if korean else f"the form of {name} on line {at}"
+        part = _part_of(lines, at)  # readers see sections, not line numbers
+        same = f"{part}의 ${name}$와 같은 꼴" if korean else f"the form of ${name}$ in {part or 'the text above'}"
         meaning = meaning.replace("$는 ", f"$({same})는 ", 1) if korean else f"{meaning} ({same})"
     found = [m.group(1) for m in MATRIX_TIMES.finditer(formula.text) if m.group(0).startswith(letter)]
     operands = list(dict.fromkeys(found))
@@ -721,6 +739,8 @@ def _own_rotation(lines: list[str]) -> tuple[bool, int, str] | None:
         if match:
             named = NAMED.search(line)
             name = named.group("name") + "_" + named.group("sub").strip("{}") if named else "행렬"
+            if named and _indices_omitted(named):  # the name the omitted-index finding gives it (M_k^{(i)})
+                name += "^{(" + ",".join(_indices_omitted(named)) + ")}"
             return match.group(1) != "-", number, name
     return None
 

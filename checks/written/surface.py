@@ -197,13 +197,21 @@ def _readouts(lines: list[str]) -> list[Blemish]:
 
 
 def _skipped_numbers(lines: list[str]) -> list[Blemish]:
-    """Numbered demos, figures or tables (each kind apart) whose numbers, in the order the text opens them, skip one."""
+    """Numbered demos, figures or tables (each kind apart) whose numbers, in the order the text opens them, skip one;
+    not where each is numbered after the part it stands in ('데모 5a' in part 5: a part with none has no number)."""
     opened: dict[str, list[tuple[int, int]]] = {}
+    parts: dict[str, set[bool]] = {}
+    part = 0
     for number, line in enumerate(lines, 1):
+        if numbered := re.match(r"\s*(\d+)\.\s+\S", line):
+            part = int(numbered.group(1))
         if match := NUMBERED.match(line):
             opened.setdefault(match.group(1).lower(), []).append((number, int(match.group(2))))
+            parts.setdefault(match.group(1).lower(), set()).add(int(match.group(2)) == part)
     found = []
     for kind, seen in opened.items():
+        if parts[kind] == {True}:
+            continue
         for (_, before), (line, after) in itertools.pairwise(seen):
             if after > before + 1:
                 label = lines[line - 1].strip().split()[0]
