@@ -235,16 +235,18 @@ def _alone(lines: list[str], number: int) -> bool:
 def _joined_lines(lines: list[str]) -> list[Blemish]:
     """Lines that hold two 'label: value' lines run together (a line break lost in the copy)."""
     found = [n for n, line in enumerate(lines, 1) if JOINED.match(line) and "$" not in line]
-    if not found:
-        return []
-    return [
-        Blemish(
-            tuple((number, number) for number in found),
-            lines[found[0] - 1].strip()[:60],
-            "two 'label: value' lines run into one: a line break was lost",
-            "줄바꿈이 빠져 '항목: 값' 두 줄이 한 줄에 붙어 있습니다",
-        )
-    ]
+    shown = lines[found[0] - 1].strip()[:60] if found else ""
+    return _at_lines(
+        found,
+        shown,
+        "two 'label: value' lines run into one: a line break was lost",
+        "줄바꿈이 빠져 '항목: 값' 두 줄이 한 줄에 붙어 있습니다",
+    )
+
+
+def _at_lines(numbers: list[int], shown: str, english: str, korean: str) -> list[Blemish]:
+    """One blemish at each of ``numbers`` (a line each), or none where there is none."""
+    return [Blemish(tuple((n, n) for n in numbers), shown, english, korean)] if numbers else []
 
 
 def _empty_tables(lines: list[str]) -> list[Blemish]:
@@ -280,18 +282,14 @@ def _stacked_headings(lines: list[str]) -> list[Blemish]:
         generic = _generic_label(lines[second - 1])  # '핵심 아이디어' under a topic's heading is its subheading
         if not between and not opens and not generic and heading_rank(lines[second - 1]) is None:  # nor '1. …'
             stacked.append(first)
-    if not stacked:
-        return []
-    return [
-        Blemish(
-            tuple((number, number) for number in stacked),
-            " / ".join(lines[n - 1].strip() for n in stacked[:3]),
-            "a heading followed directly by another heading: unless that one is its subheading, the figure, table "
-            "or list under it was lost",
-            "제목 바로 다음에 다른 제목이 옵니다. 다음 제목이 하위 제목이 아니라면 이 제목 아래의 그림·표·목록이 "
-            "빠진 것입니다",
-        )
-    ]
+    return _at_lines(
+        stacked,
+        " / ".join(lines[n - 1].strip() for n in stacked[:3]),
+        "a heading followed directly by another heading: unless that one is its subheading, the figure, table "
+        "or list under it was lost",
+        "제목 바로 다음에 다른 제목이 옵니다. 다음 제목이 하위 제목이 아니라면 이 제목 아래의 그림·표·목록이 "
+        "빠진 것입니다",
+    )
 
 
 GENERIC_WORDS = frozenset({
@@ -355,16 +353,12 @@ def _figure_titles(lines: list[str]) -> list[Blemish]:
         prose = below and not heading_like(lines, below) and lines[below - 1].lstrip()[:1] not in "•·-*|>`$"
         if prose:
             found.append(number)
-    if not found:
-        return []
-    return [
-        Blemish(
-            tuple((number, number) for number in found),
-            lines[found[0] - 1].strip(),
-            "a figure's title with prose right under it and no figure: the figure was not copied",
-            "그림 제목으로 보이는 줄 아래에 그림 없이 바로 본문이 이어집니다. 그림이 복사되지 않은 것으로 보입니다",
-        )
-    ]
+    return _at_lines(
+        found,
+        lines[found[0] - 1].strip() if found else "",
+        "a figure's title with prose right under it and no figure: the figure was not copied",
+        "그림 제목으로 보이는 줄 아래에 그림 없이 바로 본문이 이어집니다. 그림이 복사되지 않은 것으로 보입니다",
+    )
 
 
 def _one_sided_comparisons(lines: list[str]) -> list[Blemish]:
