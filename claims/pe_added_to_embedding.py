@@ -4,7 +4,7 @@ import numpy as np
 import torch
 from hypothesis import strategies as st
 
-from checks import FLOAT32, Claim, given
+from checks import FLOAT32, Claim, Erratum, given
 from checks.reference import EXACT
 from checks.strategies import d_models, vector_batches
 from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
@@ -37,6 +37,19 @@ claim = Claim(
         LESSON_000.quote("입력 처리 전체 과정", '→ 이제 각 토큰이 "의미 + 위치" 정보를 모두 담고 있습니다!'),
         LESSON_000.quote("핵심 요약", "$ext{최종 입력} = ext{Word Embedding} + ext{Positional Encoding}$"),
     ],
+    erratum=Erratum(
+        severity="notation",
+        problem=(
+            "The sentence says the encoding must equal the embedding's dimension: what must match is the two "
+            "vectors' widths, because they are added entry by entry."
+        ),
+        reader_problem=(
+            "문장 그대로는 positional encoding(벡터)이 embedding 차원(수)과 같아야 한다고 읽힙니다. 같아야 하는 것은 "
+            "두 벡터의 차원이고, 그 까닭은 두 벡터를 원소끼리 더하기 때문입니다."
+        ),
+        wording="positional encoding의 차원은 embedding 차원과 같아야 합니다(두 벡터를 원소끼리 더하므로).",
+        sentence="positional encoding은 embedding 차원과 동일해야 합니다.",
+    ),
     expect="holds",
 )
 

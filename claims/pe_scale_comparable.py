@@ -60,7 +60,8 @@ claim = Claim(
         also={
             TYPICAL: "단어 임베딩 벡터의 값은 초기화에 따라 다르지만 보통 작은 범위 (예: N(0, 1)이면 ±1 안팎)",
             FORWARD: (
-                "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model); 원논문에서는 임베딩 × √d_model"
+                "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model); "
+                "원논문은 임베딩에 √d_model을 곱한 값을 x로 넣음"
             ),
             RANGES: (
                 "sin과 cos의 출력 범위: [-1, 1]\n"

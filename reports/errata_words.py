@@ -117,6 +117,7 @@ KOREAN = Words(
         "omitted index": "이름에 빠진 첨자",
         "undefined operator": "정의되지 않은 기호",
         "backward move": "'뒤로 가기'가 반대 방향으로도 읽힘",
+        "dimension level": "'낮은/높은 차원'이 저차원/고차원으로 읽힘",
         "ordinal position": "'N번째 위치'가 0부터 세는 위치와 헷갈림",
         "appended, not added": "더하기를 '추가'라고 말함",
         "example column never changes": "예시 표에서 변하지 않는 열",

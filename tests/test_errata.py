@@ -85,6 +85,7 @@ def test_the_site_lists_errata_in_line_order_with_markdown_csv_and_json(tmp_path
         "example's grammar fixes the roles",  # the fixture has no claim that corrects the example: its row stands
         "bare function",  # sin and cos without a backslash on lines 307 and 309, where line 79 writes \\sin
         "example column never changes",  # bit3, cited as the slow bit, is 0 on every row of the table of 0 to 7
+        "dimension level",  # '낮은/높은 차원' for the dimensions of small and large index
     }
     false = ("disagrees with its definition", "false as written", "example's grammar fixes the roles")
     # a formula that says something false, an example that shows the opposite: errors; the rest is notation

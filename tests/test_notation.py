@@ -212,6 +212,17 @@ def test_going_back_k_steps_where_k_steps_back_is_the_later_position():
     assert notation_of("a.txt", later.replace("뒤", "앞")) == []
 
 
+def test_low_and_high_dimensions_said_by_their_place():
+    """000 lines 111–112 call the dimensions of small index '낮은 차원' (read as low-dimensional); not where the
+    words name a space ('낮은 차원 공간')."""
+    (levels,) = [f for f in notation_of(LESSON_000) if f.kind == "dimension level"]
+    assert [p.wording for p in levels.places] == [
+        "• •앞쪽(번호가 작은) 차원: 빠르게 변하는 sin/cos (bit0처럼)",
+        "• •뒤쪽(번호가 큰) 차원: 느리게 변하는 sin/cos (bit3처럼)",
+    ]
+    assert notation_of("a.txt", "t-SNE는 데이터를 낮은 차원 공간으로 옮겨 sin 곡선처럼 보여 줍니다.\n") == []
+
+
 @pytest.mark.parametrize("path", OUTSIDE_DOCUMENTS, ids=lambda p: p.name)
 def test_in_documents_no_one_here_wrote_every_finding_is_one_a_careful_reader_labelled(path):
     """Precision on the outside corpora (tests/notation_corpus/labels.json, labelled by a helper who had not seen

@@ -112,7 +112,7 @@ def findings(text: str, formulas: list[Formula]) -> list[NotationFinding]:
     lines = text.splitlines()
     found = [*_symbol_lists(lines, formulas), *_meanings(formulas), *_run_on_subscripts(lines, formulas)]
     found += _bare_functions(formulas) + _directions(lines) + _omitted_indices(lines, formulas)
-    found += _backward_moves(lines) + _ordinal_positions(text, lines)
+    found += _backward_moves(lines) + _ordinal_positions(text, lines) + _dimension_levels(lines)
     bold = {v for f in found for p in f.places for v in re.findall(r"\\mathbf\{([a-z])\}", p.wording)}  # as bolded
     found += _undefined_operators(lines, formulas, bold) + appended_sums(lines) + constant_columns(lines)
     return sorted(found, key=lambda finding: finding.places[0].line)
@@ -499,6 +499,39 @@ def _directions(lines: list[str]) -> list[NotationFinding]:
             )
         )
     return found
+
+
+LEVEL = re.compile(r"(낮은|높은) 차원(?!\s*(?:공간|벡터|데이터|임베딩))")
+"""'낮은 차원' for the dimensions of small index: Korean reads it as low-dimensional (저차원)."""
+BY_INDEX = {"낮은": "앞쪽(번호가 작은)", "높은": "뒤쪽(번호가 큰)"}
+ABOUT_FREQUENCIES = re.compile(r"sin|cos|주파수|주기|frequenc|변하", re.IGNORECASE)
+
+
+def _dimension_levels(lines: list[str]) -> list[NotationFinding]:
+    """'낮은/높은 차원' on lines about the frequencies of the dimensions: meant as the dimensions' index (i small or
+    large), read as low- or high-dimensional; the wording says which dimensions by their place."""
+    places = [
+        Place(
+            number,
+            sentence_around(line, match.start()),
+            sentence_around(line, match.start()).replace(match.group(0), f"{BY_INDEX[match.group(1)]} 차원", 1),
+        )
+        for number, line in enumerate(lines, 1)
+        if ABOUT_FREQUENCIES.search(line)
+        for match in LEVEL.finditer(line)
+    ]
+    if not places:
+        return []
+    return [
+        NotationFinding(
+            "dimension level",
+            tuple(places),
+            "'낮은/높은 차원' means the dimensions of small or large index here, but reads in Korean as "
+            "low- or high-dimensional.",
+            "'낮은/높은 차원'은 여기서 번호가 작은/큰 차원을 뜻하지만, '저차원/고차원'으로 읽힙니다. 차원의 "
+            "위치로 말하면 헷갈리지 않습니다.",
+        )
+    ]
 
 
 BACKWARD = re.compile(r"((?:\d+|[a-z]|몇)\s*칸\s*뒤)로(\s*가[가-힣]*)")
