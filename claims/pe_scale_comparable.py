@@ -19,8 +19,8 @@ FORWARD = "return x + self.pe[:, :x.size(1), :]"
 RANGES = "sin과 cos의 출력 범위: [-1, 1] 단어 임베딩의 값 범위: 보통 [-1, 1] 근처"
 """Two lines of the lesson run into one (a line break lost); the second is the premise the caveat corrects."""
 TYPICAL = "단어 임베딩 벡터의 값은 보통 -1 ~ 1 범위"
-"""The same premise said earlier, against integer indices: reworded so that it still carries that argument (small
-embeddings are smaller still)."""
+"""The same premise said earlier, against integer indices: true there (small initialisations lie well inside ±1, and
+10000 swamps them still), so it is named with the row and not rewritten."""
 
 claim = Claim(
     id="pe.scale-comparable",
@@ -58,7 +58,7 @@ claim = Claim(
         ),
         sentence="→ 위치 정보와 단어 의미 정보의 스케일이 비슷 → 단순히 더해도(+) 한쪽이 다른 쪽을 압도하지 않음",
         also={
-            TYPICAL: "단어 임베딩 벡터의 값은 초기화에 따라 다르지만 보통 작은 범위 (예: N(0, 1)이면 ±1 안팎)",
+            TYPICAL: "",
             FORWARD: (
                 "return x + self.pe[:, :x.size(1), :]  # x: (batch, seq_len, d_model); "
                 "원논문은 임베딩에 √d_model을 곱한 값을 x로 넣음"

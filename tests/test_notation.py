@@ -217,8 +217,8 @@ def test_low_and_high_dimensions_said_by_their_place():
     words name a space ('낮은 차원 공간')."""
     (levels,) = [f for f in notation_of(LESSON_000) if f.kind == "dimension level"]
     assert [p.wording for p in levels.places] == [
-        "• •앞쪽(번호가 작은) 차원: 빠르게 변하는 sin/cos (bit0처럼)",
-        "• •뒤쪽(번호가 큰) 차원: 느리게 변하는 sin/cos (bit3처럼)",
+        "• •번호가 작은 차원: 빠르게 변하는 sin/cos (bit0처럼)",
+        "• •번호가 큰 차원: 느리게 변하는 sin/cos (bit3처럼)",
     ]
     assert notation_of("a.txt", "t-SNE는 데이터를 낮은 차원 공간으로 옮겨 sin 곡선처럼 보여 줍니다.\n") == []
 

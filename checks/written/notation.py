@@ -503,7 +503,7 @@ def _directions(lines: list[str]) -> list[NotationFinding]:
 
 LEVEL = re.compile(r"(낮은|높은) 차원(?!\s*(?:공간|벡터|데이터|임베딩))")
 """'낮은 차원' for the dimensions of small index: Korean reads it as low-dimensional (저차원)."""
-BY_INDEX = {"낮은": "앞쪽(번호가 작은)", "높은": "뒤쪽(번호가 큰)"}
+BY_INDEX = {"낮은": "번호가 작은", "높은": "번호가 큰"}
 ABOUT_FREQUENCIES = re.compile(r"sin|cos|주파수|주기|frequenc|변하", re.IGNORECASE)
 
 
@@ -529,7 +529,7 @@ def _dimension_levels(lines: list[str]) -> list[NotationFinding]:
             "'낮은/높은 차원' means the dimensions of small or large index here, but reads in Korean as "
             "low- or high-dimensional.",
             "'낮은/높은 차원'은 여기서 번호가 작은/큰 차원을 뜻하지만, '저차원/고차원'으로 읽힙니다. 차원의 "
-            "위치로 말하면 헷갈리지 않습니다.",
+            "번호로 말하면 헷갈리지 않습니다.",
         )
     ]
 
