@@ -740,6 +740,8 @@ def _definition(letter: str, known: tuple[str, str, str], formula: Formula, line
         part = _part_of(lines, at)  # readers see sections, not line numbers
         same = f"{part}의 ${name}$와 같은 꼴" if korean else f"the form of ${name}$ in {part or 'the text above'}"
         meaning = meaning.replace("$는 ", f"$({same})는 ", 1) if korean else f"{meaning} ({same})"
+        if sign and korean and "시계 방향" in "\n".join(lines):  # (cos, sin; −sin, cos): the document's clockwise
+            meaning = meaning.replace("각도 $\\alpha$만큼", "시계 방향으로 각도 $\\alpha$만큼", 1)
     found = [m.group(1) for m in MATRIX_TIMES.finditer(formula.text) if m.group(0).startswith(letter)]
     operands = list(dict.fromkeys(found))
     paragraph = " ".join(lines[max(0, formula.line - 3) : formula.line])
