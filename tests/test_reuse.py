@@ -4,6 +4,7 @@ changed, never a broken one, never without --reuse; the pages say which and when
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,22 @@ def test_the_pages_name_the_reused_records(repository):
     assert "Reused: 2 of 2 claim(s)" in index
     page = (site / "claims" / "post.first.html").read_text(encoding="utf-8")
     assert "(reused: this run kept the record made then" in page
+
+
+def test_the_site_a_run_writes_in_the_checkout_is_no_input_of_the_tool():
+    """reports/html (git-ignored) holds the last run's results.json: were it part of the tool's digest, every run
+    would change every key and nothing would be reused (the faulty-adapter tests' reuse of the gate's records)."""
+    from checks.engine import reuse
+
+    package = Path(reuse.__file__).resolve().parents[2]
+    written = package / "reports" / "html" / "reuse-probe.json"
+    written.parent.mkdir(parents=True, exist_ok=True)
+    reuse.tool_digest.cache_clear()
+    before = reuse.tool_digest()
+    try:
+        written.write_text('{"a": 1}', encoding="utf-8")
+        reuse.tool_digest.cache_clear()
+        assert reuse.tool_digest() == before
+    finally:
+        written.unlink(missing_ok=True)
+        reuse.tool_digest.cache_clear()

@@ -90,14 +90,24 @@ def _python_files(root: Path, claims: Path, out: Path) -> Iterator[Path]:
                 yield path
 
 
+REPORT_OUTPUT = ("reports", "html")
+"""Where the report builder writes in a checkout (git-ignored): its results and pages are no source of the tool."""
+
+
 @cache
 def tool_digest() -> str:
-    """The tool's own source (the package's Python files, grammar and templates), once per process."""
+    """The tool's own source (the package's Python files, grammar and templates), once per process; not the site a
+    run writes in a checkout (reports/html: its results.json changes with every run, and no key would ever match)."""
     package = Path(checks.__file__).resolve().parent.parent
     digest = hashlib.blake2b(digest_size=16)
     for name in ("checks", "reports"):
         for path in sorted((package / name).rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".lark", ".j2", ".json", ".txt", ".css", ".js"):
+            written = path.relative_to(package).parts[:2] == REPORT_OUTPUT
+            if (
+                path.is_file()
+                and not written
+                and path.suffix in (".py", ".lark", ".j2", ".json", ".txt", ".css", ".js")
+            ):
                 digest.update(str(path.relative_to(package)).encode() + _file_digest(path).encode())
     return digest.hexdigest()
 
