@@ -143,6 +143,12 @@ def test_an_operator_applied_but_never_defined():
     assert "-\\sin\\alpha\\\\ \\sin" in alone.places[0].wording, "the usual rotation where the document writes none"
     named = used + "\nwhere $R(\\alpha)$ is the matrix that rotates by $\\alpha$.\n"
     defined = "$$R(\\alpha) = \\begin{pmatrix}\\cos\\alpha & -\\sin\\alpha\\end{pmatrix}$$\n" + used
+    unnamed = (
+        "$$\\begin{pmatrix}\\cos a & \\sin a\\\\ -\\sin a & \\cos a\\end{pmatrix}$$\n\n"
+        "$$R(m\\theta)\\,q \\cdot R(n\\theta)\\,k = q^\\top R((n-m)\\theta) k$$ 회전 행렬끼리는 각도가 합쳐집니다.\n"
+    )
+    (own,) = [f for f in notation_of("a.txt", unnamed) if f.kind == "undefined operator"]
+    assert "(앞의 회전 행렬과 같은 꼴)" in own.places[0].wording, "an unnamed rotation, in no numbered part"
     landau = "Attention costs $O(n^2 d)$ time.\n"
     assert [notation_of("rope.md", t) for t in (named, defined, landau)] == [[], [], []]
 

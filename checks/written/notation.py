@@ -738,7 +738,10 @@ def _definition(letter: str, known: tuple[str, str, str], formula: Formula, line
                 "\\cos\\alpha & -\\sin\\alpha\\\\ \\sin\\alpha", "\\cos\\alpha & \\sin\\alpha\\\\ -\\sin\\alpha"
             )
         part = _part_of(lines, at)  # readers see sections, not line numbers
-        same = f"{part}의 ${name}$와 같은 꼴" if korean else f"the form of ${name}$ in {part or 'the text above'}"
+        shown = f"${name}$" if name else ("앞의 회전 행렬" if korean else "the rotation matrix above")
+        where = f"{part}의 " if part and name else ""
+        joined = particle(name or "행렬", "과와")
+        same = f"{where}{shown}{joined} 같은 꼴" if korean else f"the form of {shown}" + (f" in {part}" if part else "")
         meaning = meaning.replace("$는 ", f"$({same})는 ", 1) if korean else f"{meaning} ({same})"
         if sign and korean and "시계 방향" in "\n".join(lines):  # (cos, sin; −sin, cos): the document's clockwise
             meaning = meaning.replace("각도 $\\alpha$만큼", "시계 방향으로 각도 $\\alpha$만큼", 1)
@@ -773,7 +776,7 @@ def _own_rotation(lines: list[str]) -> tuple[bool, int, str] | None:
         match = ROTATION.search(line)
         if match:
             named = NAMED.search(line)
-            name = named.group("name") + "_" + named.group("sub").strip("{}") if named else "행렬"
+            name = named.group("name") + "_" + named.group("sub").strip("{}") if named else ""
             if named and _indices_omitted(named):  # the name the omitted-index finding gives it (M_k^{(i)})
                 name += "^{(" + ",".join(_indices_omitted(named)) + ")}"
             return match.group(1) != "-", number, name
