@@ -1,7 +1,8 @@
 """'Attention can learn "3 words back"' from the shift identity: the identity is PE's; in the score of X = E + P,
 content and position mix, as document 002 states."""
 
-from checks import Claim, Erratum, Verdict
+from checks import Claim, Erratum
+from checks.rope import qualified_where
 from claims.catalog.works import LESSON_000, LESSON_001, LESSON_002
 
 LEARNABLE = '"3칸 뒤의 단어"라는 상대적 관계를 Attention이 학습할 수 있음'
@@ -55,12 +56,9 @@ claim = Claim(
 )
 
 
-@claim.derive
-def only_the_pe_term(r, dependencies):
-    """Qualified where the additive score is shown to mix content and position (the identity still holds for PE)."""
-    mixed = dependencies["rope.additive-pe-not-relative"]
-    r.measure("rope.additive-pe-not-relative", mixed.verdict.value)
-    if mixed.verdict in (Verdict.PROVED, Verdict.HOLDS):
-        r.condition("the score of X = E + P mixes content and position: not distance-only, though PE's shift is")
-        return Verdict.QUALIFIED
-    return Verdict.HOLDS if mixed.verdict == Verdict.REFUTED else mixed.verdict
+claim.derive(
+    qualified_where(
+        "rope.additive-pe-not-relative",
+        "the score of X = E + P mixes content and position: not distance-only, though PE's shift is",
+    )
+)

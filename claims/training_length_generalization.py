@@ -1,7 +1,8 @@
 """Trained at one length, tested at 2× and 4×: RoPE's 'very good' length generalization and the sinusoidal
 encoding's degradation far beyond the training range (seeded experiments)."""
 
-from checks import Claim, Erratum, Verdict
+from checks import Claim, Erratum
+from checks.rope import qualified_where
 from checks.training import AT_TRAINED, MODEL, TRAINED, Budget, encoder_design, length_trial
 from claims.catalog.works import LESSON_000
 
@@ -99,12 +100,9 @@ heading = Claim(
 )
 
 
-@heading.derive
-def computed_not_generalized(r, dependencies):
-    """Qualified where the experiment finds the accuracy falls at 4× (the formula still extends); else as it."""
-    degrades = dependencies["training.sinusoidal-extrapolation-degrades"]
-    r.measure("training.sinusoidal-extrapolation-degrades", degrades.verdict.value)
-    if degrades.verdict in (Verdict.HOLDS, Verdict.PROVED):
-        r.condition("the formula extends to every position; a model trained with it loses accuracy at 4× the length")
-        return Verdict.QUALIFIED
-    return Verdict.HOLDS if degrades.verdict == Verdict.REFUTED else degrades.verdict
+heading.derive(
+    qualified_where(
+        "training.sinusoidal-extrapolation-degrades",
+        "the formula extends to every position; a model trained with it loses accuracy at 4× the length",
+    )
+)

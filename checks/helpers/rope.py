@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -177,6 +178,22 @@ def misconception_verdict(r: Recorder, dependencies: dict[str, Dependency]) -> V
                 if finding.kind in ("condition", "counterexample"):
                     getattr(r, finding.kind)(f"from {claim_id}: {finding.text}", **finding.data)
     return weakest
+
+
+def qualified_where(claim_id: str, condition: str) -> Callable[[Recorder, dict[str, Dependency]], Verdict]:
+    """A derived verdict for a sentence that overreaches where the claim ``claim_id`` establishes a fact it leaves
+    out: qualified with ``condition`` where that claim is proved or holds, holds where it is refuted (the fact
+    fails, the sentence stands), and that claim's verdict otherwise (out of scope, broken)."""
+
+    def derived(r: Recorder, dependencies: dict[str, Dependency]) -> Verdict:
+        found = dependencies[claim_id]
+        r.measure(claim_id, found.verdict.value)
+        if found.verdict in (Verdict.PROVED, Verdict.HOLDS):
+            r.condition(condition)
+            return Verdict.QUALIFIED
+        return Verdict.HOLDS if found.verdict == Verdict.REFUTED else found.verdict
+
+    return derived
 
 
 def relative_score(q: np.ndarray, key: np.ndarray, distance: np.ndarray | int) -> np.ndarray:
