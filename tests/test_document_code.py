@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from claims.catalog import lesson_code as document_code
-from claims.catalog.lesson_adapters import TABLE_SIZES, Tables
+from claims.catalog.lesson_adapters import TABLE_SIZES, DocumentRaised, Tables
 from claims.catalog.lesson_code import DocumentCodeError, code_block, lesson_script, run_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,6 +119,33 @@ def test_a_table_is_built_once_per_d_model_and_looked_up_row_by_row():
     assert np.array_equal(tables.lookup(np.array([5]), 8), _numbered(256, 8)[[5]]) and len(builds) == 2
     with pytest.raises(ValueError, match="exceeds the document adapters' largest table"):
         tables.lookup(np.array([TABLE_SIZES[-1]]), 8)
+
+
+def test_a_table_the_documents_code_refuses_is_refused_again_without_running_it():
+    """Shrinking a failure asks for the same small tables over and over: a refusal of the document's own code (the
+    lesson's PositionalEncoding at an odd d_model) is remembered; a stop for another cause is tried again."""
+    builds: list[tuple[int, int]] = []
+
+    def build(size: int, d_model: int) -> np.ndarray:
+        builds.append((size, d_model))
+        if d_model == 3:
+            raise DocumentRaised(f"PositionalEncoding({d_model}, max_len={size}) failed: RuntimeError: odd")
+        if d_model == 5:
+            raise document_code.DocumentCodeError("the document's code ran past 120 s")
+        return _numbered(size, d_model)
+
+    tables = Tables(build)
+    for _ in range(3):
+        with pytest.raises(RuntimeError, match=r"^PositionalEncoding\(3, max_len=64\) failed: RuntimeError: odd$"):
+            tables.lookup(np.array([0]), 3)
+    assert builds == [(64, 3)], "the refusal was remembered"
+    with pytest.raises(RuntimeError, match="max_len=256"):
+        tables.lookup(np.array([100]), 3)
+    assert builds[-1] == (256, 3), "another size is another question"
+    for _ in range(2):
+        with pytest.raises(document_code.DocumentCodeError):
+            tables.lookup(np.array([0]), 5)
+    assert builds[-2:] == [(64, 5), (64, 5)], "a time limit is no answer of the code's: asked again"
 
 
 def test_the_tables_a_thorough_run_asks_for_stay_on_disk_not_in_the_worker():

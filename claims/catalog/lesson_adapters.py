@@ -33,11 +33,16 @@ class Tables:
     256) × 12 bytes ≈ 1.6 GB (two adapters); a 64 MB cache per adapter rebuilt them for most test cases (465 s of a
     thorough run's 1,500 s of checks) and still held 128 MB of a worker. On disk each is built once per process and
     only the rows looked up come into memory. The folder goes when the process ends.
+
+    A table the document's own code refuses to build (DocumentRaised: PositionalEncoding(3) raises) is refused again
+    from memory: the code is deterministic, and shrinking a failure asks for the same small tables again and again
+    (each a sandbox run). Anything else that stops a build (a time limit, a lost sandbox worker) is tried again.
     """
 
     def __init__(self, build: Callable[[int, int], np.ndarray]) -> None:
         self.build = build
         self._sizes: dict[int, int] = {}
+        self._refused: dict[tuple[int, int], str] = {}
         self._folder: Path | None = None
         self._owner = 0
 
@@ -45,10 +50,20 @@ class Tables:
         """Rows ``positions`` of the d_model table (built at the smallest of TABLE_SIZES that holds them)."""
         size, path = _table_size(positions), self._path(d_model)
         if self._sizes.get(d_model, 0) < size:
-            table = np.asarray(self.build(size, d_model))
+            table = self._built(size, d_model)
             np.save(path, table, allow_pickle=False)
             self._sizes[d_model] = len(table)
         return np.array(np.load(path, mmap_mode="r", allow_pickle=False)[positions])
+
+    def _built(self, size: int, d_model: int) -> np.ndarray:
+        """The table, or the document code's refusal, raised from this one line each time: Hypothesis tells failures
+        apart by where they were raised, and the same refusal from two places would read as two failures."""
+        if (d_model, size) not in self._refused:
+            try:
+                return np.asarray(self.build(size, d_model))
+            except DocumentRaised as error:
+                self._refused[d_model, size] = str(error)
+        raise RuntimeError(self._refused[d_model, size])
 
     @property
     def built(self) -> dict[int, int]:
@@ -57,13 +72,19 @@ class Tables:
 
     def _path(self, d_model: int) -> Path:
         if self._folder is None or self._owner != os.getpid():  # a forked child makes its own
-            self._folder, self._owner, self._sizes = (
+            self._folder, self._owner, self._sizes, self._refused = (
                 Path(tempfile.mkdtemp(prefix="theory-claims-tables-")),
                 os.getpid(),
+                {},
                 {},
             )
             weakref.finalize(self, _remove, self._folder, self._owner)
         return self._folder / f"{int(d_model)}.npy"
+
+
+class DocumentRaised(RuntimeError):
+    """The document's code itself raised building a table (caught in its script, not a time limit or a lost
+    worker): the same arguments raise the same again."""
 
 
 def _remove(folder: Path, owner: int) -> None:
@@ -108,7 +129,7 @@ def _torch_table(size: int, d_model: int) -> np.ndarray:
     case = (d_model, size, 1)
     built = run_torch_cases((case,))[case]
     if built.pe is None:
-        raise RuntimeError(f"the document's PositionalEncoding({d_model}, max_len={size}) failed: {built.error}")
+        raise DocumentRaised(f"the document's PositionalEncoding({d_model}, max_len={size}) failed: {built.error}")
     return built.pe[0]
 
 
