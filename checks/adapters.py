@@ -4,9 +4,9 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
+from checks.helpers.probing import adapter_score_errors
 from checks.implementations.base import backend_name, is_reference, missing
 from checks.implementations.fingerprint import layout_of, pair_order, pairing_name, probing, rotated_dimensions
-from checks.implementations.probing import adapter_score_errors
 from checks.numerics.domain import Domain
 
 __all__ = [

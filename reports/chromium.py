@@ -1,13 +1,11 @@
-"""Debian's Chromium for the browser tests: find it, or install it with apt-get (stdlib only).
+"""Debian's Chromium for the browser tests: find it, or say how to install it (stdlib only).
 
-``python -m reports.chromium --install`` installs it when missing and this is root with apt-get;
-CI and tox install it with bubblewrap (``python -m checks.engine.packages --install``). Elsewhere it
-prints how, and the browser tests fail saying so.
+CI and tox install it with bubblewrap (``python -m checks.engine.packages --install``, as root with apt-get);
+``python -m reports.chromium`` says whether it is here.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -28,7 +26,7 @@ def missing() -> str | None:
     if not CHROMIUM.is_file():
         return (
             f"Chromium is not installed at {CHROMIUM}. Install Debian's package as root: `{INSTALL}` "
-            "(or `python -m reports.chromium --install`)."
+            "(or `python -m checks.engine.packages --install`)."
         )
     try:
         import playwright  # noqa: F401
@@ -39,16 +37,7 @@ def missing() -> str | None:
     return None
 
 
-def install() -> int:
-    """Install the browser and its font if Chromium is missing and apt-get can; never fails the caller."""
-    from checks.engine.packages import PACKAGES, install
-
-    return install([] if CHROMIUM.is_file() else list(PACKAGES[str(CHROMIUM)]))
-
-
 if __name__ == "__main__":
-    if "--install" in sys.argv[1:]:
-        raise SystemExit(install())
     problem = missing()
     print(problem or f"chromium: {CHROMIUM} and playwright present")
     raise SystemExit(1 if problem else 0)

@@ -10,12 +10,12 @@ from hypothesis.errors import FlakyFailure
 
 from checks.evidence.check import CheckRun
 from checks.evidence.check.runner import _message
-from checks.helpers.current import CurrentRun, running
 from checks.helpers.rope import common_shift_batches
 from checks.helpers.strategies import d_models, position_and_offset, position_offset_batches
 from checks.implementations.base import ImplementationFailure, declaration_error
 from checks.implementations.mutants import MUTANTS, python_name
 from checks.implementations.registry import load
+from checks.numerics.current import CurrentRun, running
 from checks.numerics.domain import Domain, DomainError
 from reports.model import _cell
 

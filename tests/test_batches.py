@@ -13,7 +13,6 @@ from checks.evidence.check import Check, CheckRun
 from checks.evidence.check.harness import Trial, VacuousTolerance
 from checks.evidence.check.rows import BatchShapeError
 from checks.evidence.check.runner import batch_size, run_check
-from checks.helpers.current import CurrentRun, running
 from checks.helpers.strategies import (
     Batch,
     as_batch,
@@ -23,6 +22,7 @@ from checks.helpers.strategies import (
 )
 from checks.implementations.registry import by_name
 from checks.numerics.backends import NumpyBackend
+from checks.numerics.current import CurrentRun, running
 
 QUOTE = Quote("002_86fa32f25d4c4c54.txt", "5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 THOROUGH = settings(max_examples=10_000, database=None, deadline=None, derandomize=False)

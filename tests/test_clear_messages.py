@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import reports.__main__ as reports_cli
+import checks.engine.report as reports_cli
 from checks.engine import cli
 from checks.engine.cli import main as checks_main
 from checks.results import Figure, read_results, write_results

@@ -94,7 +94,7 @@ def test_diff_markdown_names_the_changed_verdict_and_finding_for_a_pull_request(
 
 
 def test_the_report_against_a_baseline_has_a_changes_page_and_its_markdown(tmp_path):
-    from reports.__main__ import main as report
+    from checks.engine.report import main as report
 
     before, after = _one_verdict_and_one_finding_apart(tmp_path)
     assert report(["--from", str(after), "--out", str(tmp_path / "site"), "--baseline", str(before)]) in (0, 1)

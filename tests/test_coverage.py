@@ -18,10 +18,10 @@ from checks.coverage import (
 )
 from checks.engine import cli
 from checks.engine.environment import environment
+from checks.engine.report import main as reports_main
 from checks.engine.sentences import catalog_coverage
 from checks.results.codec import to_json
 from checks.sources import documents
-from reports.__main__ import main as reports_main
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, ESCAPE_QUOTE, escaping_record, write_document
 

@@ -158,7 +158,7 @@ def test_without_the_witness_search_no_false_inequality_gets_a_certificate(monke
 
 def test_a_sum_over_symbolic_pairs_is_decided_for_every_number_of_terms():
     """PE(pos)·PE(pos + k) ≤ d_model/2 for every even d_model: termwise cos(ω_i k) ≤ 1, with its certificate."""
-    from checks.helpers.formulas import d_model, k, omega, pairs_sum, pos
+    from checks.symbolic.formulas import d_model, k, omega, pairs_sum, pos
 
     w = omega()
     dot = pairs_sum(sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k)))

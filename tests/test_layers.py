@@ -106,27 +106,83 @@ def test_every_public_module_loads_and_exports_what_it_names():
         assert not missing, (name, missing)
 
 
-@pytest.mark.parametrize(
-    ("lower", "upper"),
-    [
-        ("checks/results", "checks.evidence"),
-        ("checks/results", "checks.engine"),
-        ("checks/evidence", "checks.engine"),
-        ("checks/helpers", "checks.implementations"),
-        ("checks/helpers", "checks.engine"),
-        ("checks/numerics", "checks.implementations"),
-        ("checks/numerics", "checks.helpers"),
-        ("checks/numerics", "checks.evidence"),
-        ("checks/symbolic", "checks.evidence"),
-    ],
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # the ground: settings, extras, verdicts and errata, words and sentences, the prover
+    (
+        "checks.extras",
+        "checks.config",
+        "checks.profiles",
+        "checks.verdicts",
+        "checks.errata",
+        "checks.markup",
+        "checks.segmentation",
+        "checks.symbolic",
+    ),
+    # documents, numbers, statistics, formulas
+    ("checks.sources", "checks.numerics", "checks.statistics", "checks.formulas"),
+    # what a run records, and which sentences it covers
+    ("checks.results", "checks.coverage"),
+    # implementations and their adapters, figures, the documents' formulas read
+    ("checks.implementations", "checks.figures", "checks.written"),
+    # the kinds of evidence and their runners
+    ("checks.evidence",),
+    # the claim model, and the helpers the face re-exports
+    ("checks.claim", "checks.helpers"),
+    # the face claim files import, and the topics
+    (
+        "checks",
+        "checks.adapters",
+        "checks.attention",
+        "checks.models",
+        "checks.precision",
+        "checks.reference",
+        "checks.rope",
+        "checks.strategies",
+        "checks.topics",
+        "checks.training",
+    ),
+    # the site, built from results files
+    ("reports",),
+    # discovery, evaluation, the plugin and the commands (theory-claims report among them)
+    ("checks.engine",),
+    ("checks.__main__",),
 )
-def test_a_lower_layer_names_no_upper_one_even_lazily(lower, upper):
-    offences = [
-        f"{path.relative_to(ROOT)}: {module}"
-        for path in sorted((ROOT / lower).rglob("*.py"))
-        for module in imported_modules(path)
-        if module == upper or module.startswith(upper + ".")
-    ]
+"""The layers, from the ground up: a module imports only from the layers below its own (even lazily, even under
+TYPE_CHECKING). A unit is a package (``checks.engine``) or a module at the top of ``checks`` (``checks.config``)."""
+
+
+def unit_of(module: str) -> str | None:
+    """The unit of LAYERS a module belongs to (None: not this project's)."""
+    parts = module.split(".")
+    if parts[0] == "reports":
+        return "reports"
+    if parts[0] != "checks":
+        return None
+    return "checks" if len(parts) == 1 else f"checks.{parts[1]}"
+
+
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def test_every_unit_has_its_layer():
+    layered = {unit for layer in LAYERS for unit in layer}
+    found = {unit_of(_module_name(path)) for top in ("checks", "reports") for path in (ROOT / top).rglob("*.py")}
+    assert found - layered == set(), "place each new package or top-level module in LAYERS"
+    assert layered - found == set(), "LAYERS names a unit that no longer exists"
+
+
+def test_a_module_imports_only_from_the_layers_below_its_own():
+    floor = {unit: number for number, layer in enumerate(LAYERS) for unit in layer}
+    offences = []
+    for top in ("checks", "reports"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            own = unit_of(_module_name(path))
+            for module in imported_modules(path, names=False):
+                other = unit_of(module)
+                if other and other != own and floor[other] >= floor[own]:
+                    offences.append(f"{path.relative_to(ROOT)}: {module} ({other} is not below {own})")
     assert offences == []
 
 

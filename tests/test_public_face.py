@@ -20,7 +20,7 @@ from checks.attention import (
     matched_hidden,
     rnn_flops,
 )
-from checks.helpers.current import CurrentRun, running
+from checks.numerics.current import CurrentRun, running
 from checks.numerics.tolerances import position_limit
 from checks.strategies import position_batches, position_offset_batches, positions, vector_batches
 

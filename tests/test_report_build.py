@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from checks.coverage import Entry
+from checks.engine.report import main
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results
 from checks.results.codec import from_json, to_json
 from reports import documents, figures, mathml, search
-from reports.__main__ import main
 from reports.build import CSP, build_site
 from tests.records import environment
 from tests.report_fixtures import (

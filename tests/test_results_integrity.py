@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import reports.__main__ as reports_cli
+import checks.engine.report as reports_cli
 from checks.results import read_results, write_results
 from reports.build import MANIFEST, build_site
 from tests.records import claim_record, environment
@@ -94,7 +94,7 @@ def test_a_build_keeps_pages_it_did_not_write_and_says_which_it_removes(tmp_path
 def test_two_report_builds_into_one_folder_end_with_a_consistent_site(tmp_path):
     results = tmp_path / "r.json"
     write_results(results, [claim_record(f"both.c{n}") for n in range(30)], environment())
-    command = [sys.executable, "-m", "reports", "--from", str(results), "--out", str(tmp_path / "html")]
+    command = [sys.executable, "-m", "checks", "report", "--from", str(results), "--out", str(tmp_path / "html")]
     runs = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     assert [run.wait(timeout=120) for run in runs] == [0, 0]
     index = (tmp_path / "html" / "index.html").read_text()

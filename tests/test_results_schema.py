@@ -9,10 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from checks.engine.report import main as reports_main
 from checks.results import SCHEMA_VERSION, ClaimRecord, read_results
 from checks.results.codec import DecodeError, from_json, to_json
 from checks.results.schema import MUTANTS_SCHEMA, RESULTS_SCHEMA, committed, mutants_schema, render, results_schema
-from reports.__main__ import main as reports_main
 from tests.report_fixtures import escaping_record, real_records, write_fixture_results
 
 

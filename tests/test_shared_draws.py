@@ -16,10 +16,10 @@ from hypothesis.extra.numpy import arrays
 from checks import Claim, given
 from checks.evidence.check import Check, runner, shared
 from checks.evidence.check.record import CheckRun
-from checks.helpers.current import current_run
-from checks.helpers.remade import Remade
 from checks.numerics.backends import BACKENDS
+from checks.numerics.current import current_run
 from checks.numerics.domain import Domain
+from checks.numerics.remade import Remade
 from checks.topics.multihead import MULTIHEAD_ATTENTION
 from claims.catalog.works import LESSON_002
 from tests.faulty_adapters import rotate

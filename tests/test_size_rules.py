@@ -15,7 +15,7 @@ from hypothesis.extra.numpy import arrays
 
 from checks import Claim, given
 from checks.evidence.check import Check, runner
-from checks.helpers.current import current_run
+from checks.numerics.current import current_run
 from checks.numerics.domain import Domain
 from checks.numerics.size_rules import SizeRule, candidates, separating
 from checks.rope import rope_rows

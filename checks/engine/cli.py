@@ -45,7 +45,7 @@ class CliError(Exception):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["report"]:  # the report builder's own options, parsed by it
-        from reports.__main__ import main as report
+        from checks.engine.report import main as report
 
         return _configured(lambda: report(argv[1:]), {})
     parser = _parser()

@@ -30,6 +30,8 @@ from typing import Any
 
 from hypothesis import settings
 
+from checks.implementations.speed import share_factor
+
 TIME_LIMIT_ENV = "THEORY_CLAIMS_TIME_LIMIT"
 DEFAULT_TIME_LIMIT = 120.0
 """Seconds of a claim's own work (quotes, proofs, the references' checks, sweeps, probes together) at 40 Hypothesis
@@ -38,14 +40,6 @@ limit, 0 turns it off."""
 IMPLEMENTATION_SHARE = 0.5
 """An implementation's share of a claim's time, as a fraction of the claim's own part: its cells in a check cost
 about those of one of the check's two references (numpy, torch)."""
-CALL_BUDGET = 0.05
-"""Seconds a call into an implementation may take (the median of its contract checks' calls). On a 2-core machine
-the references and the built-in and optional adapters took 0.02 to 0.8 ms idle and up to 16 ms under a load of 2.5
-(positional-encodings; their means up to 43 ms, moved by the first call's loading and by load spikes); a slower one
-is named slow and gets a longer share."""
-LONGEST_SHARE = 4.0
-"""The most usual shares one implementation gets, however slow its calls."""
-
 
 BACKSTOP = 5.0
 """How many times its CPU-time limit a claim may run by the wall clock (on an idle machine) before it is stopped."""
@@ -63,22 +57,6 @@ def load_stretch() -> float:
         return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
     except OSError:
         return 1.0
-
-
-def share_factor(seconds_per_call: float) -> float:
-    """How many usual shares an implementation gets: 1 within the call budget, its seconds a call over the budget
-    past it, at most LONGEST_SHARE."""
-    return min(max(seconds_per_call / CALL_BUDGET, 1.0), LONGEST_SHARE)
-
-
-def slow_note(seconds_per_call: float) -> str:
-    """What the implementations page says of an implementation slower than the call budget (empty: it is not)."""
-    if seconds_per_call <= CALL_BUDGET:
-        return ""
-    return (
-        f"slow: {seconds_per_call * 1e3:.3g} ms a call (budget {CALL_BUDGET * 1e3:g} ms); its cells get a "
-        f"{share_factor(seconds_per_call):.2g}× longer share of the time limit"
-    )
 
 
 def time_limit(seconds_per_call: Iterable[float] = ()) -> float:

@@ -16,7 +16,6 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks.helpers.current import current_run
 from checks.helpers.strategies import (
     UNIT,
     Batch,
@@ -25,6 +24,7 @@ from checks.helpers.strategies import (
     position_bound,
     position_pair_batches,
 )
+from checks.numerics.current import current_run
 from checks.numerics.reference import Reference, frequency_values
 from checks.verdicts import Verdict, most_severe
 

@@ -2,7 +2,7 @@
 
 ``positions()`` and ``offsets()`` draw within the dtype's meaningful positions, so that an angle pos · ω never needs
 a tolerance wider than a quarter of sin's range (see ``checks.numerics.tolerances.position_limit``). The dtype is
-their ``dtype`` argument, by default the dtype of the check in progress (checks.helpers.current); outside a check
+their ``dtype`` argument, by default the dtype of the check in progress (checks.numerics.current); outside a check
 (a plain Hypothesis test) pass it: ``positions(dtype="float32")``. They, ``position_and_offset()`` and
 ``d_models()`` also draw inside the domain the implementation under test declares (checks.numerics.domain),
 derived positions such as pos + k included; outside a check there is none.
@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra.numpy import arrays
 
-from checks.helpers.current import current_run
+from checks.numerics.batch import Batch
+from checks.numerics.current import current_run
 from checks.numerics.tolerances import position_limit
 
 UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_subnormal=False)
@@ -53,21 +54,13 @@ def position_bound(maximum: int | None = None, exact: bool = False, dtype: str |
     return min(limit for limit in limits if limit is not None)
 
 
-class Batch(np.ndarray):
-    """The examples of one test case of a batched check, one per row (axis 0), distinct within the batch.
-
-    The harness counts its rows as examples, and a comparison in a batched check compares one row per example:
-    the row with the worst error is the worst input (checks.evidence.check.harness.Trial).
-    """
-
-
 def as_batch(rows: object) -> Batch:
     """``rows`` as a Batch, one example per row (a view of the array, nothing copied)."""
     return np.asarray(rows).view(Batch)
 
 
 def batch_size() -> int:
-    """Examples per test case: the run's batch (checks.helpers.current), 1 outside a batched check."""
+    """Examples per test case: the run's batch (checks.numerics.current), 1 outside a batched check."""
     run = current_run()
     return run.batch if run else 1
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from checks.engine.limits import slow_note
 from checks.implementations.base import (
     Implementation,
     ImplementationFailure,
@@ -32,6 +31,7 @@ from checks.implementations.dtype_fingerprint import Measured, broken_promises, 
 from checks.implementations.fingerprint import probe_d_model
 from checks.implementations.frequencies import DOCUMENTS
 from checks.implementations.loading import EnvironmentProblem
+from checks.implementations.speed import slow_note
 from checks.implementations.topics import Topic, capabilities, on_backend, topic
 from checks.numerics.backends import BACKENDS
 from checks.numerics.devices import available_devices

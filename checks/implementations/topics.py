@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checks.config import named_object
-from checks.helpers.remade import Recipe
+from checks.numerics.remade import Recipe
 
 if TYPE_CHECKING:
     from checks.numerics.backends import Backend
@@ -133,7 +133,7 @@ class Topic:
 
     def strategy(self, d_models: Any = None) -> Any:
         """A Hypothesis strategy of this topic's inputs (float64 NumPy arrays), one seed per example; ``d_models``
-        a strategy of sizes (default: even sizes 2 … 64). Each value is a ``Remade`` tuple (checks.helpers.remade):
+        a strategy of sizes (default: even sizes 2 … 64). Each value is a ``Remade`` tuple (checks.numerics.remade):
         a check's later cells get it made again from its seed and size, so ``inputs`` must depend on nothing but
         its generator and size."""
         from hypothesis import strategies as st

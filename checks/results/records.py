@@ -307,7 +307,8 @@ class ImplementationRecord:
     seconds_per_call: float = 0.0
     """Seconds a call takes: the median of its contract calls (a library's loading, a spike of load left out)."""
     slow: str = ""
-    """Why it counts as slow (over checks.engine.limits.CALL_BUDGET a call) and what that changes, else empty."""
+    """Why it counts as slow (over CALL_BUDGET of checks.implementations.speed a call) and what that changes, else
+    empty."""
 
 
 @dataclass

@@ -12,9 +12,9 @@ import numpy as np
 from checks.evidence.check.record import CheckRun
 from checks.evidence.check.rows import BeyondResolution, Rows
 from checks.evidence.check.statistical import Plan, StatisticalTest, StatisticalUse, z_test
-from checks.helpers.strategies import Batch
 from checks.implementations.base import Implementation
 from checks.numerics.backends import Backend
+from checks.numerics.batch import Batch
 from checks.numerics.domain import Domain
 from checks.numerics.reference import Reference
 from checks.numerics.tolerances import Tolerance, tolerance

@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import assume, reject
 from hypothesis.errors import UnsatisfiedAssumption
 
-from checks.helpers.remade import Remade
-from checks.helpers.strategies import Batch
+from checks.numerics.batch import Batch
+from checks.numerics.remade import Remade
 
 
 class BatchShapeError(TypeError):

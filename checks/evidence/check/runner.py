@@ -30,12 +30,12 @@ from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError, BeyondResolution
 from checks.evidence.check.shared import Inputs, Recording, SharedDraws
 from checks.evidence.check.statistical import Plan
-from checks.helpers.current import CurrentRun, running
 from checks.implementations.base import ImplementationFailure, backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
 from checks.implementations.topics import topic
 from checks.numerics.backends import BACKENDS, Backend
+from checks.numerics.current import CurrentRun, running
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.size_rules import SizeRule, separating
@@ -127,7 +127,7 @@ class Attempt:
     failing_input: dict[str, str] | None = None
     unsatisfiable: str = ""
     read_dtype: bool = True
-    """Whether the run read its dtype from checks.helpers.current (False: it drew what any dtype would)."""
+    """Whether the run read its dtype from checks.numerics.current (False: it drew what any dtype would)."""
     passed: set[int] = field(default_factory=set)
     """The d_model of every call in a test case that passed."""
 

@@ -1,16 +1,16 @@
 """Inputs a check draws once and hands to each of its cells that would draw them again.
 
 A check's strategies see the run's dtype and the domain the implementation under test declares
-(checks.helpers.current), nothing else of the cell: every implementation and device with the same dtype and domain
+(checks.numerics.current), nothing else of the cell: every implementation and device with the same dtype and domain
 draws from the same strategies. Drawing is most of a check's time (Hypothesis builds arrays entry by entry: 70 % of
 ``rope.relative-score``'s, 115 of its 136 s in a thorough profile), and it was done again for every implementation.
 Now the first cell of a (dtype, domain) whose run held keeps every input it was called with, in order; each later
 cell of that key is called with those inputs, without Hypothesis (checks.evidence.check.runner._first_attempt).
-A run whose strategies never read the dtype (checks.helpers.current.CurrentRun.dtype_read) drew what any dtype
+A run whose strategies never read the dtype (checks.numerics.current.CurrentRun.dtype_read) drew what any dtype
 would: its inputs are kept for every dtype of the domain. A cell that runs another dtype's inputs and rejects more
 than ``REJECTED_SHARE`` of them (its property's ``assume`` reads its dtype) draws its own.
 
-A topic's inputs (checks.helpers.remade) are kept as the seed and size they were made from and made again for each
+A topic's inputs (checks.numerics.remade) are kept as the seed and size they were made from and made again for each
 later cell: the 10,000 inputs of a thorough multi-head attention run hold 450 MB as arrays, 64 bytes each as recipes.
 A key's inputs are kept only from a run that held (a failed run stopped early, a shrunk one holds the shrinker's
 inputs) and only up to ``KEPT_BYTES``, never from a property that draws inside itself (``st.data()``,
@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from checks.helpers.remade import Recipe, Remade
 from checks.numerics.domain import Domain
+from checks.numerics.remade import Recipe, Remade
 
 Inputs = dict[str, Any]
 """One test case's keyword arguments: what the check's ``@given`` drew."""

@@ -2,7 +2,7 @@
 
 The folder is ``out`` in ``[tool.theory-claims]`` (default reports/html/).
 
-Arguments after ``--`` go to pytest (e.g. ``python -m reports -- -k rope``).
+Arguments after ``--`` go to pytest (e.g. ``python -m checks report -- -k rope``).
 Exit status: 0 built and every claim as expected; 1 built, but some claim differs from
 its expected verdict (or the browser check found a problem); 2 no site (bad results file).
 """
@@ -145,7 +145,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 @contextmanager
 def only_run(out: Path) -> Iterator[None]:
-    """One ``python -m reports`` at a time per output folder: a second one waits, saying so.
+    """One ``theory-claims report`` at a time per output folder: a second one waits, saying so.
 
     The lock lives in the system's temporary folder, so that a refused build creates nothing in OUT.
     """
@@ -153,7 +153,9 @@ def only_run(out: Path) -> Iterator[None]:
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        print(f"report: another `python -m reports` is writing {out}; waiting for it", file=sys.stderr, flush=True)
+        print(
+            f"report: another `python -m checks report` is writing {out}; waiting for it", file=sys.stderr, flush=True
+        )
         lock.acquire()
     try:
         yield
