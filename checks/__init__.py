@@ -7,11 +7,14 @@ The public face for claim files is this package and the modules named in ``PUBLI
 are declared with ``given`` and ``example`` from here (Hypothesis's own, with the same arguments, are for tests
 Hypothesis runs by itself: the harness builds them for each run of a check).
 
-Layers, as folders: ``checks.numerics`` (backends, dtypes, tolerances, reference formulas), ``checks.symbolic``
-(the prover), ``checks.results`` (the results format), ``checks.helpers`` (what the public modules re-export),
-``checks.evidence`` (the kinds of evidence, each with its runner), ``checks.implementations`` (adapters, contracts,
-fingerprints, mutants, the sandbox), ``checks.topics`` (the components under test, as records), ``checks.engine``
-(discovery, evaluation, the pytest plugin, the command line).
+The top of ``checks`` holds only the face and subpackages, which tests/test_layers.py orders from the ground up:
+``checks.settings`` (a repository's settings, the profiles, the extras), ``checks.verdicts`` (the verdict vocabulary
+and errata), ``checks.symbolic`` (the prover), ``checks.documents`` (reading the documents, their sentences, their
+coverage), ``checks.numerics`` (backends, dtypes, tolerances, reference formulas), ``checks.results`` (the results
+format), ``checks.implementations`` (adapters, contracts, fingerprints, mutants, the sandbox), ``checks.written``
+(the documents' formulas read by a grammar), ``checks.evidence`` (the kinds of evidence, each with its runner),
+``checks.helpers`` (what the face modules re-export), ``checks.topics`` (the components under test, as records) and
+``checks.engine`` (discovery, evaluation, the pytest plugin, the commands).
 """
 
 from __future__ import annotations
@@ -21,18 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from checks.claim import Claim
-    from checks.errata import Erratum
+    from checks.documents.sources import Citation, Document, Quote
     from checks.evidence.check.given import example, given
     from checks.evidence.experiment import Design, SeedLog
     from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, FLOATS, LOW_PRECISION
-    from checks.sources import Citation, Document, Quote
     from checks.symbolic import Proof, decide
     from checks.verdicts import Verdict
+    from checks.verdicts.errata import Erratum
 
 PUBLIC = (
     "checks",
     "checks.adapters",
     "checks.attention",
+    "checks.claim",
     "checks.figures",
     "checks.formulas",
     "checks.models",
@@ -54,10 +58,10 @@ PUBLIC = (
 _DTYPES = ("BFLOAT16", "FLOAT16", "FLOAT32", "FLOAT64", "FLOATS", "LOW_PRECISION")
 _EXPORTS = {
     "Claim": "checks.claim",
-    "Erratum": "checks.errata",
-    "Quote": "checks.sources",
-    "Citation": "checks.sources",
-    "Document": "checks.sources",
+    "Erratum": "checks.verdicts.errata",
+    "Quote": "checks.documents.sources",
+    "Citation": "checks.documents.sources",
+    "Document": "checks.documents.sources",
     "Proof": "checks.symbolic",
     "decide": "checks.symbolic",
     "Verdict": "checks.verdicts",

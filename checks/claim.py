@@ -1,4 +1,6 @@
-"""A claim: the quoted sentence, the statement, the evidence it declares, its expected verdict."""
+"""A claim: the quoted sentence, the statement, the evidence it declares, its expected verdict.
+
+Part of the public face for claim files (``from checks import Claim`` is the usual spelling)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from checks.errata import AGREES_WITH, SEVERITIES, Erratum
+from checks.documents.sources import Citation, Quote, Source
 from checks.evidence import Evidence
 from checks.evidence.check import BACKENDS, Check
 from checks.evidence.check.statistical import FALSE_ALARM
@@ -19,8 +21,8 @@ from checks.evidence.proof import SymbolicProof
 from checks.evidence.sweep import Sweep
 from checks.numerics.devices import DEVICES
 from checks.numerics.tolerances import FLOATS
-from checks.sources import Citation, Quote, Source
 from checks.verdicts import Verdict
+from checks.verdicts.errata import AGREES_WITH, SEVERITIES, Erratum
 
 CLAIM_ID = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)+")
 E = TypeVar("E", bound=Evidence)
@@ -46,7 +48,8 @@ class Claim:
     depends: list[str] = field(default_factory=list)
     out_of_scope: str = ""
     erratum: Erratum | None = None
-    """For a refuted or qualified claim: the severity, what is wrong, and the corrected wording (checks.errata)."""
+    """For a refuted or qualified claim: the severity, what is wrong, and the corrected wording
+    (checks.verdicts.errata)."""
     control: str = ""
     """A control: a reading the document does not make (a deliberately wrong variant, a misconception it warns
     against), and why it must be refuted. A control expects refuted, has no erratum, and neither colours the
@@ -180,3 +183,6 @@ class Claim:
     def declared(self, kind: type[E]) -> list[E]:
         """The evidence of one kind this claim declares, in declaration order."""
         return [e for e in self.evidence if isinstance(e, kind)]
+
+
+__all__ = ["Claim"]

@@ -9,19 +9,19 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-import checks.config as config
-from checks.coverage import CATEGORIES, Classified
-from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES
+import checks.settings.config as config
+from checks.documents.coverage import CATEGORIES, Classified
 from checks.results import MutationResults, ResultsError, read_mutation_results, read_results
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
+from checks.verdicts.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES
 from checks.written.surface import blemishes
 from reports import documents, errata, errata_words, formatting, glossary, mathml, search, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 from reports.precision import precision_views
 
 COVERAGE = "coverage.json"
-"""Every sentence of every document with its class, written beside the pages (checks.coverage)."""
+"""Every sentence of every document with its class, written beside the pages (checks.documents.coverage)."""
 MANIFEST = ".pages.json"
 """The pages the last build wrote: the only ones a later build may remove."""
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"

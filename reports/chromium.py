@@ -31,7 +31,7 @@ def missing() -> str | None:
     try:
         import playwright  # noqa: F401
     except ImportError:
-        from checks.extras import line
+        from checks.settings.extras import line
 
         return f"Playwright for Python is missing: {line('browser')}."
     return None

@@ -1,6 +1,6 @@
 """Document pages: the text cut into sentences, each shown with its class, the quoted ones highlighted.
 
-Sentences and their classes come from checks.coverage: quoted by a claim (checked or out-of-scope), or
+Sentences and their classes come from checks.documents.coverage: quoted by a claim (checked or out-of-scope), or
 listed in the document's classification file (not a claim, with a category; or unchecked, with a note).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from checks.coverage import CATEGORIES, Classified, Entry, Quoting, Sentence, classify
+from checks.documents.coverage import CATEGORIES, Classified, Entry, Quoting, Sentence, classify
 from checks.verdicts import Verdict, most_severe
 
 PLAIN_TEXT_SENTENCE = (

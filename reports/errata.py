@@ -1,6 +1,6 @@
 """Errata per document, for two audiences: the sentences that mislead a reader, and the notes for implementers.
 
-A claim that declares an erratum (checks.errata) for a sentence of a document makes a row. A reader's erratum
+A claim that declares an erratum (checks.verdicts.errata) for a sentence of a document makes a row. A reader's erratum
 (error, condition) goes to the document's errata: one row per sentence, errata of several claims that make one
 point merged into one row naming each place, in the document's line order (severity is a mark on each row). An
 implementer's (precision, implementation, note) goes to the implementers' list on the implementations page, never
@@ -19,14 +19,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from functools import cache
 
-import checks.config as config
+import checks.settings.config as config
 import checks.written as written
 import checks.written.notation as notation
-from checks.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
-from checks.markup import marked_up
+from checks.documents.markup import marked_up
+from checks.documents.segmentation import document_language
+from checks.documents.sources import Quote, heading_rank, section_of
 from checks.results.records import ClaimRecord
-from checks.segmentation import document_language
-from checks.sources import Quote, heading_rank, section_of
+from checks.verdicts.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
 from checks.written.conventions import Disagreement, disagreements
 from checks.written.examples import UNCASED, rewritten
 from checks.written.examples import examples as order_examples

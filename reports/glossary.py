@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from checks.errata import SEVERITIES
+from checks.verdicts.errata import SEVERITIES
 
 TERMS: dict[str, str] = {
     "proved": "Shown true for every input by exact algebra (no rounding), and every numeric run agrees.",

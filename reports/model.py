@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from checks.documents.sources import Quote, document_text, documents, title_of
 from checks.evidence import Evidence, kinds
 from checks.numerics.devices import DEVICES
 from checks.numerics.tolerances import FLOATS
@@ -24,7 +25,6 @@ from checks.results import (
     read_results,
 )
 from checks.results.records import DOCUMENT_CODE
-from checks.sources import Quote, document_text, documents, title_of
 from checks.verdicts import Verdict, most_severe
 
 RUN_SEVERITY = ("error", "failed", "passed", "skipped")

@@ -9,11 +9,19 @@ from typing import Any
 
 from markupsafe import Markup
 
-from checks import config, markup, segmentation, sources
-from checks.coverage import CATEGORIES, ClassificationError, Classified, Entry, classification_path, read_entries
+from checks.documents import markup, segmentation, sources
+from checks.documents.coverage import (
+    CATEGORIES,
+    ClassificationError,
+    Classified,
+    Entry,
+    classification_path,
+    read_entries,
+)
+from checks.documents.sources import Citation, Quote
 from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
-from checks.sources import Citation, Quote
+from checks.settings import config
 from reports import documents, figures, mathml
 from reports.model import ClaimView, Shown, Site, Source, document_slug, short_name
 
@@ -27,7 +35,8 @@ class DocumentInfo:
     title: str
     text: str | None
     entries: list[Entry] = field(default_factory=list)
-    """The document's classification file (checks.coverage): the sentences no claim quotes, each with its class."""
+    """The document's classification file (checks.documents.coverage): the sentences no claim quotes, each with its
+    class."""
 
     @property
     def short(self) -> str:
@@ -37,7 +46,7 @@ class DocumentInfo:
 
     @property
     def lang(self) -> str:
-        """The language of its text, for the pages' lang attributes (checks.segmentation)."""
+        """The language of its text, for the pages' lang attributes (checks.documents.segmentation)."""
         return segmentation.document_language(self.text or "", config.current().language)
 
 

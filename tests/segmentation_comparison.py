@@ -4,7 +4,7 @@ For each candidate, on the labelled corpus (tests/segmentation_corpus.py): the s
 ones it gets wrong, split-wrong (a piece of one expected sentence) or joined-wrong (running over the boundary
 between two), the passages it gets wholly right, and its time per 1,000 sentences; printed as Markdown, one table
 per language, then a few of each candidate's wrong sentences. For each Korean candidate, also what it would change
-in the three lessons' current sentences (``checks.segmentation.sentence_spans``: the rule their classification
+in the three lessons' current sentences (``checks.documents.segmentation.sentence_spans``: the rule their classification
 files were written against), line by line, with each changed sentence's class.
 
 The candidates are imported when they run: one that is not installed is named as missing and the rest still run.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from checks import segmentation
+from checks.documents import segmentation
 from tests.segmentation_corpus import ENGLISH, KOREAN, Passage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,13 +139,13 @@ def _kss() -> Split:
 
 CANDIDATES = [
     Candidate(
-        "checks.segmentation, per line (nupunkt and the letter rules; a plain-text document)",
+        "checks.documents.segmentation, per line (nupunkt and the letter rules; a plain-text document)",
         "en",
         ("nupunkt",),
         _adopted_per_line,
     ),
     Candidate(
-        "checks.segmentation, per paragraph (paragraph_spans: Markdown, LaTeX)",
+        "checks.documents.segmentation, per paragraph (paragraph_spans: Markdown, LaTeX)",
         "en",
         ("nupunkt",),
         _adopted_per_paragraph,
@@ -153,7 +153,7 @@ CANDIDATES = [
     Candidate("sentencex", "en", ("sentencex",), _sentencex("en")),
     Candidate("syntok", "en", ("syntok",), _syntok),
     Candidate("nupunkt", "en", ("nupunkt",), _nupunkt),
-    Candidate("the current rule (checks.segmentation.KOREAN_SENTENCE)", "ko", (), _korean_rule),
+    Candidate("the current rule (checks.documents.segmentation.KOREAN_SENTENCE)", "ko", (), _korean_rule),
     Candidate("kss", "ko", ("kss",), _kss),
     Candidate("kiwipiepy (Kiwi().split_into_sents)", "ko", ("kiwipiepy",), _kiwi),
     Candidate("sentencex", "ko", ("sentencex",), _sentencex("ko")),

@@ -24,7 +24,7 @@ English (242 sentences): paper prose.
 
 Korean (381 sentences): every line of the three lessons (sources/*.txt) that is not code (lesson 000's two code
 blocks) nor a table row (a tab-separated row, the binary-counting table), stripped; each occurs verbatim in its
-lesson. A lesson's line is never joined to the next (checks.segmentation), so a passage is one line.
+lesson. A lesson's line is never joined to the next (checks.documents.segmentation), so a passage is one line.
 """
 
 from __future__ import annotations

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
+from checks.documents.sources import Quote
 from checks.engine import limits
 from checks.engine.limits import BACKSTOP, TIME_LIMIT_ENV, load_stretch
 from checks.engine.report import main as reports_main
 from checks.evidence.probe import ProbeRecord
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import ResultsError, read_results, write_results
-from checks.sources import Quote
 from reports.build import build_site
 from reports.model import slug
 from tests.records import claim_record, environment

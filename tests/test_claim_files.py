@@ -2,8 +2,8 @@
 
 import pytest
 
+from checks.documents.sources import Quote
 from checks.engine.discovery import claim_files, load_claims
-from checks.sources import Quote
 
 CLAIMS = [claim for path in claim_files() for claim in load_claims(path)]
 

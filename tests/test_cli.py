@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checks.documents.sources import Quote
 from checks.engine.cli import main
 from checks.engine.scaffold import claim_path, skeleton
 from checks.results import read_results, write_results
-from checks.sources import Quote
 from tests.records import claim_record, environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,7 +184,7 @@ def test_list_does_not_import_torch(tmp_path):
 # flake
 
 FLAKE_CONFTEST = """
-from checks.profiles import register_profiles
+from checks.settings.profiles import register_profiles
 
 register_profiles()
 pytest_plugins = ["checks.engine.plugin"]

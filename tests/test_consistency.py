@@ -2,7 +2,7 @@
 
 Each group lists sentences of the documents that say one thing (in different words, sections or documents). For
 every sentence, the claims quoting it give a verdict (the most severe) and the points of the reader's errata that
-correct it (checks.errata, ``point`` or the sentence itself); a group whose sentences differ in either fails,
+correct it (checks.verdicts.errata, ``point`` or the sentence itself); a group whose sentences differ in either fails,
 naming the sentence that lacks what another carries.
 """
 

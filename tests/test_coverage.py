@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.coverage import (
+from checks.documents.coverage import (
     ClassificationError,
     Entry,
     Quoting,
@@ -16,12 +16,12 @@ from checks.coverage import (
     entry_line,
     read_entries,
 )
+from checks.documents.sources import documents
 from checks.engine import cli
 from checks.engine.environment import environment
 from checks.engine.report import main as reports_main
 from checks.engine.sentences import catalog_coverage
 from checks.results.codec import to_json
-from checks.sources import documents
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, ESCAPE_QUOTE, escaping_record, write_document
 

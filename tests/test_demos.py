@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from checks.documents.sources import Quote
 from checks.engine.discovery import find_claim
 from checks.evidence.probe import Probe, Recorder
-from checks.sources import Quote
 from reports import figures
 
 DOCUMENT = "002_86fa32f25d4c4c54.txt"

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from checks import config
-from checks.coverage import classify_document
+from checks.documents.coverage import classify_document
+from checks.documents.markup import layout
+from checks.documents.sources import Quote
 from checks.engine.cli import main
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.outcomes import Outcomes
-from checks.markup import layout
-from checks.sources import Quote
+from checks.settings import config
 from reports.build import build_site
 
 PAPER = r"""---

@@ -12,7 +12,7 @@ import pytest
 
 from checks import Claim, Document, Erratum
 from checks.engine.discovery import claim_files, claims_index, load_claims
-from checks.errata import AGREES_WITH, SEVERITIES
+from checks.verdicts.errata import AGREES_WITH, SEVERITIES
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, write_fixture_results
 
@@ -101,8 +101,8 @@ def test_the_site_lists_errata_in_line_order_with_markdown_csv_and_json(tmp_path
 
 
 def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_documents(tmp_path):
+    from checks.documents.sources import Citation
     from checks.results import write_results
-    from checks.sources import Citation
     from tests.records import claim_record, environment
 
     cited = Citation("RoFormer", "Su et al.", 2021, "Abstract", "decaying inter-token dependency", arxiv="2104.09864")
@@ -220,8 +220,8 @@ def test_the_change_page_never_calls_a_moved_timed_finding_the_same():
 
 def test_the_sentences_of_one_erratum_make_one_row_each_with_its_line(tmp_path):
     """A claim's erratum that corrects several sentences (``also``) is one suggestion naming each, with lines."""
+    from checks.documents.sources import document_text
     from checks.results import write_results
-    from checks.sources import document_text
     from tests.records import claim_record, environment
 
     main = LESSON.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from checks.documents.sources import document_text
 from checks.engine.discovery import claim_files, load_claims
-from checks.errata import fields
-from checks.sources import document_text
+from checks.verdicts.errata import fields
 from checks.written.surface import blemishes
 from reports.build import build_site
 from tests.report_fixtures import write_fixture_results
@@ -190,7 +190,7 @@ def test_documents_no_one_here_wrote_show_no_surface_blemish_and_001s_spaced_let
 
 def test_a_document_is_korean_by_its_share_of_hangul_not_by_one_word():
     """The second researcher review: one Korean word in an English post turned its errata Korean."""
-    from checks.segmentation import document_language
+    from checks.documents.segmentation import document_language
 
     post = "Each token holds up a sign (팻말) that says what it offers. " * 20
     assert document_language(post, "en") == "en"

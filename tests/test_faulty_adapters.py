@@ -22,8 +22,8 @@ from checks.evidence.check import CheckRun
 from checks.implementations.contract import check_implementation
 from checks.implementations.registry import register, unregister
 from checks.implementations.third_party import THIRD_PARTY_ENV
-from checks.profiles import register_profiles
 from checks.results import ClaimRecord, ImplementationRecord
+from checks.settings.profiles import register_profiles
 from tests.faulty_adapters import FAULTY
 from tests.variant_adapters import BaseAndOddPadRope, CosFirstSinusoidal, DynamicNtkRope, Llama3Rope
 

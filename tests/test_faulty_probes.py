@@ -11,7 +11,7 @@ import pytest
 from checks.evidence.check import CheckRun
 from checks.evidence.probe import ProbeRecord
 from checks.implementations.third_party import THIRD_PARTY_ENV
-from checks.profiles import register_profiles
+from checks.settings.profiles import register_profiles
 from tests.test_faulty_adapters import (
     BROKEN_CALLS,
     Runs,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.markup import format_of
+from checks.documents.markup import format_of
 from checks.written import review_document, review_text
 from tests.formula_corpus import DOCUMENTS, LABELS, Label
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,11 +91,19 @@ def test_claim_files_import_only_the_public_face():
     import checks
 
     offences = []
-    for path in sorted((ROOT / "claims").glob("*.py")):
+    for path in sorted((ROOT / "claims").rglob("*.py")):
         for module in imported_modules(path, names=False):
             if module.split(".")[0] == "checks" and module not in checks.PUBLIC:
-                offences.append(f"{path.name}: {module}")
+                offences.append(f"{path.relative_to(ROOT)}: {module}")
     assert offences == []
+
+
+def test_the_top_of_checks_holds_only_the_face_and_subpackages():
+    """What a claim may import shows in the tree: every module at the top of ``checks`` is a face module."""
+    import checks
+
+    top = {f"checks.{path.stem}" for path in (ROOT / "checks").glob("*.py")} - {"checks.__init__", "checks.__main__"}
+    assert top - set(checks.PUBLIC) == set(), "an internal module belongs in a subpackage"
 
 
 def test_every_public_module_loads_and_exports_what_it_names():
@@ -107,21 +116,12 @@ def test_every_public_module_loads_and_exports_what_it_names():
 
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # the ground: settings, extras, verdicts and errata, words and sentences, the prover
-    (
-        "checks.extras",
-        "checks.config",
-        "checks.profiles",
-        "checks.verdicts",
-        "checks.errata",
-        "checks.markup",
-        "checks.segmentation",
-        "checks.symbolic",
-    ),
-    # documents, numbers, statistics, formulas
-    ("checks.sources", "checks.numerics", "checks.statistics", "checks.formulas"),
-    # what a run records, and which sentences it covers
-    ("checks.results", "checks.coverage"),
+    # the ground: settings (config, profiles, extras), the verdict vocabulary and errata, the prover
+    ("checks.settings", "checks.verdicts", "checks.symbolic"),
+    # the documents, numbers, statistics, formulas
+    ("checks.documents", "checks.numerics", "checks.statistics", "checks.formulas"),
+    # what a run records
+    ("checks.results",),
     # implementations and their adapters, figures, the documents' formulas read
     ("checks.implementations", "checks.figures", "checks.written"),
     # the kinds of evidence and their runners
@@ -148,7 +148,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("checks.__main__",),
 )
 """The layers, from the ground up: a module imports only from the layers below its own (even lazily, even under
-TYPE_CHECKING). A unit is a package (``checks.engine``) or a module at the top of ``checks`` (``checks.config``)."""
+TYPE_CHECKING). A unit is a package (``checks.engine``) or a module at the top of ``checks`` (``checks.figures``)."""
 
 
 def unit_of(module: str) -> str | None:
@@ -255,3 +255,24 @@ def test_the_circle_finder_finds_a_circle_and_reads_the_real_graph():
     graph = import_graph()
     assert "checks.evidence.check.record" in graph["checks.evidence.check.harness"]
     assert "checks.engine.memory_limit" in graph["checks.engine.plugin"], "from checks.engine import memory_limit"
+
+
+def _layout_rows() -> dict[str, str]:
+    """README.md's layout table: path → what."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("## Layout") :].split("\n\n")[1]
+    rows = [line.split(" | ") for line in table.splitlines()[2:]]
+    return {cells[0].strip("| `"): cells[1] for cells in rows}
+
+
+def test_the_readmes_layout_names_what_the_tree_holds():
+    """Each path of README.md's layout exists, each subpackage of checks/ has its row, and the row of checks/ names
+    exactly the face modules of checks.PUBLIC."""
+    import checks
+
+    rows = _layout_rows()
+    assert [path for path in rows if not (ROOT / path).exists()] == []
+    packages = {f"checks/{p.parent.name}/" for p in (ROOT / "checks").glob("*/__init__.py")}
+    assert packages - set(rows) == set(), "give each subpackage of checks/ its row"
+    named = set(re.findall(r"`(\w+)`", rows["checks/"].split("(", 1)[1]))
+    assert named == {module.removeprefix("checks.") for module in checks.PUBLIC if module.count(".") == 1}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from checks import extras
+from checks.settings import extras
 
 ROOT = Path(__file__).resolve().parent.parent
 WITHOUT_EXTRAS = ROOT / "tests" / "without_extras"

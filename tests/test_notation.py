@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import checks.written as written
-from checks.sources import document_text
+from checks.documents.sources import document_text
 from checks.written.examples import examples, rewritten
 from checks.written.notation import findings, symbols
 

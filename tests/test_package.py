@@ -220,7 +220,7 @@ def test_the_wheel_requires_the_core_and_names_each_extra(installed):
     the browser tests, the optional libraries and the developer tools are extras, each its own requirements file."""
     import zipfile
 
-    from checks.extras import EXTRAS
+    from checks.settings.extras import EXTRAS
 
     (wheel,) = (installed.parent.parent / "wheel").glob("theory_claims-*.whl")
     with zipfile.ZipFile(wheel) as archive:

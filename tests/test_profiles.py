@@ -10,7 +10,7 @@ import pytest
 SHOW_PROFILE = """
 import json
 from hypothesis import settings
-from checks.profiles import register_profiles
+from checks.settings.profiles import register_profiles
 
 register_profiles()
 current = settings()
@@ -46,7 +46,7 @@ def test_profile_settings_do_not_depend_on_the_ci_variable(name, derandomize, ma
 DRAWS = """
 import json, sys
 from hypothesis import given, settings, strategies as st
-from checks.profiles import register_profiles
+from checks.settings.profiles import register_profiles
 
 register_profiles("ci")
 if sys.argv[1] == "with-literals":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.coverage import Entry
+from checks.documents.coverage import Entry
 from checks.engine.report import main
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results

@@ -132,7 +132,7 @@ DEMO = textwrap.dedent(
 
 
 def test_this_repositorys_results_go_to_its_configured_output_folder():
-    from checks import config
+    from checks.settings import config
 
     root = Path(__file__).resolve().parent.parent
     assert config.load(root).results == root / "reports" / "html" / "results.json"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from checks import config
+from checks.settings import config
 
 CLAIM = """
 import sympy as sp

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from checks.documents.sources import Citation, Quote, documents
 from checks.engine.cli import main
 from checks.engine.environment import environment
 from checks.results.codec import to_json
-from checks.sources import Citation, Quote, documents
 from reports.build import build_site
 from reports.figures import _label_rows
 from tests.report_fixtures import real_records, write_document

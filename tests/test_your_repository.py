@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from checks import config
+from checks.documents.segmentation import sentence_spans
+from checks.documents.sources import Quote, in_section, section_of
 from checks.engine.cli import main
-from checks.segmentation import sentence_spans
-from checks.sources import Quote, in_section, section_of
+from checks.settings import config
 
 ROOT = Path(__file__).resolve().parent.parent
 POST = """\

@@ -29,9 +29,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-import checks.config as config
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
-from checks.coverage import ClassificationError
+import checks.settings.config as config
+from checks.documents.coverage import ClassificationError
 from checks.results.files import ResultsError, read_results
 
 LAYOUT = {"claims": "--claims-dir", "sources": "--sources-dir", "sentences": "--sentences-dir", "out": "--out-dir"}

@@ -7,13 +7,13 @@ import sys
 from functools import cache
 from pathlib import Path
 
-import checks.config as config
+import checks.settings.config as config
 from checks.claim import Claim
 from checks.engine.limits import TIME_LIMIT_ENV, TimeLimitExceeded, alarm, time_limit
 
 
 def claims_dir() -> Path:
-    """The current repository's claims folder (checks.config)."""
+    """The current repository's claims folder (checks.settings.config)."""
     return config.current().claims
 
 
@@ -29,7 +29,7 @@ class ClaimFileError(Exception):
 def load_claims(path: Path) -> list[Claim]:
     """Import one claim file in isolation, within the claims' time limit; the Claim objects it defines. The claims
     folder and the repository's root are on the path, so that a claim imports the helper modules beside it."""
-    from checks import config
+    from checks.settings import config
 
     config.current().importable()
     name = f"claims_{path.stem}"

@@ -14,9 +14,9 @@ import hypothesis
 import numpy as np
 import sympy as sp
 
-import checks.config as config
-from checks.extras import installed, optional
+import checks.settings.config as config
 from checks.results.records import Environment
+from checks.settings.extras import installed, optional
 
 torch = optional("torch")
 

@@ -10,17 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import checks.written as written
-from checks import extras
 from checks.claim import Claim
+from checks.documents.sources import document_text
 from checks.engine.discovery import repository_path
 from checks.engine.limits import Guard
-from checks.errata import Erratum
 from checks.evidence import Dependency, kinds
 from checks.evidence.base import claim_line, crash_text
-from checks.extras import MissingExtra
 from checks.results.records import ClaimRecord, EvidenceRecord, Finding
-from checks.sources import document_text
+from checks.settings import extras
+from checks.settings.extras import MissingExtra
 from checks.verdicts import Verdict, observe
+from checks.verdicts.errata import Erratum
 
 Resolve = Callable[[str], Dependency]
 """The outcome of another claim, by id (checks.engine.outcomes evaluates each once per run)."""
@@ -34,7 +34,7 @@ class _ClaimGuard(Guard):
         super().__init__(claim.id)
         self.origin = claim.origin
         self.needs: MissingExtra | None = None
-        """An extra a step needed and this install lacks (checks.extras): the claim is skipped, not broken."""
+        """An extra a step needed and this install lacks (checks.settings.extras): the claim is skipped, not broken."""
 
     def __call__(self, what: str, action: Callable[[], object]) -> None:
         def pointed() -> None:
@@ -70,7 +70,7 @@ class _Context:
 
 def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
     """Run everything the claim declares; a crash anywhere makes it broken, never refuted. A step that needs an
-    extra this install lacks raises MissingExtra (checks.extras): the claim is skipped with that line.
+    extra this install lacks raises MissingExtra (checks.settings.extras): the claim is skipped with that line.
 
     The record's ``seconds`` are the claim's own: the time spent evaluating the claims it depends on is theirs
     (a derived claim is not billed for its dependencies, nor a dependency left at nothing because another claim

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 
-import checks.config as config
-from checks.profiles import PROFILE_ENV
+import checks.settings.config as config
+from checks.settings.profiles import PROFILE_ENV
 
 PLUGIN = "checks.engine.plugin"
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def pytest_command(
     extra: Sequence[str] = (),
 ) -> list[str]:
     """``python -m pytest`` on ``paths`` writing ``results`` (absolute), quiet and without pytest's cache, rooted
-    at the current repository (checks.config)."""
+    at the current repository (checks.settings.config)."""
     root = config.current().root
     command = [
         sys.executable,
@@ -67,7 +67,7 @@ def run_pytest(
     command: list[str], *, cwd: Path | None = None, profile: str | None = None, capture: bool = False
 ) -> subprocess.CompletedProcess[str]:
     """Run a ``pytest_command`` in ``cwd`` (default: the repository's root) with the engine importable, the
-    repository's settings (checks.config) and the profile in the environment."""
+    repository's settings (checks.settings.config) and the profile in the environment."""
     settings = config.current()
     env = {**os.environ, **config.environment(settings), "PYTHONDONTWRITEBYTECODE": "1"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_PARENT), env.get("PYTHONPATH", "")]))

@@ -10,8 +10,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-import checks.config as config
 import checks.evidence  # noqa: F401  (loads the evidence kinds, whose records results files hold)
+import checks.settings.config as config
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.evidence.check import Check

@@ -1,7 +1,7 @@
 """pytest plugin (entry point ``theory-claims``): claims are tests, and every run writes the results file.
 
 The claim files are those of the repository's claims folder (``[tool.theory-claims]`` in its pyproject.toml,
-the options below, or ``THEORY_CLAIMS_*`` variables; checks.config). A claim's test passes when its observed
+the options below, or ``THEORY_CLAIMS_*`` variables; checks.settings.config). A claim's test passes when its observed
 verdict equals the expected one. ``pytest -k <claim id>`` selects one claim.
 """
 
@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-import checks.config as layout
-from checks import extras
+import checks.settings.config as layout
 from checks.claim import Claim
 from checks.engine import memory_limit
 from checks.engine.discovery import claim_files, load_claims
@@ -30,15 +29,16 @@ from checks.engine.outcomes import Outcomes
 from checks.engine.reuse import Earlier, repository_digest
 from checks.engine.threads import share_cores
 from checks.evidence import kinds
-from checks.extras import MissingExtra
 from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import implementations, load, register
 from checks.implementations.topics import capabilities, topics
-from checks.profiles import register_profiles
 from checks.results.codec import from_json, to_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
+from checks.settings import extras
+from checks.settings.extras import MissingExtra
+from checks.settings.profiles import register_profiles
 
 RECORD = "claim_record"
 SHARED = "theory_claims_outcomes"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from filelock import Timeout
 
-import checks.config as config
+import checks.settings.config as config
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.results.files import ResultsError, lock_for
 from reports.build import build_site

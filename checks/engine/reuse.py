@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 import checks
-import checks.config as config
+import checks.settings.config as config
 from checks.claim import Claim
 from checks.results.files import ResultsError, read_results
 from checks.results.records import ClaimRecord

@@ -9,8 +9,8 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
+from checks.documents.sources import Quote, documents
 from checks.results.files import write_text
-from checks.sources import Quote, documents
 
 LINE = 120
 """Line length of the project (pyproject.toml [tool.ruff]): generated files keep to it."""
@@ -136,9 +136,10 @@ def _quoted(text: str) -> str:
 
 
 def table_text(sources: str = "") -> str:
-    """The table ``init`` writes: every key of checks.config.KEYS at its default (``sources`` where given), each under a
-    comment saying what it is, so that the file says where things are (a key whose default is empty stays empty)."""
-    from checks import config
+    """The table ``init`` writes: every key of checks.settings.config.KEYS at its default (``sources`` where given),
+    each under a comment saying what it is, so that the file says where things are (a key whose default is empty
+    stays empty)."""
+    from checks.settings import config
 
     values = {**config.KEYS, "sources": sources or config.KEYS["sources"]}
     values["sentences"] = f"{values['sources']}/sentences"
@@ -174,8 +175,8 @@ def init_repository(root: Path, document: Path, claim_id: str = "") -> list[Path
     A document inside the repository is read where it is: a new table's ``sources`` is its folder. One from outside
     (or lying loose at the root) is copied into the sources folder. Nothing that exists is overwritten. Returns what
     was written."""
-    from checks import config
-    from checks.markup import format_of
+    from checks.documents.markup import format_of
+    from checks.settings import config
 
     try:
         format_of(document.name)
@@ -231,8 +232,8 @@ def _folder_in(root: Path, document: Path) -> str:
 def _first_sentence(text: str, document: Path) -> tuple[str, str]:
     """The first sentence of the document's prose that stands under a heading, and that heading (the nearest one
     above it; in plain text, the first short line whose section holds it)."""
-    from checks.coverage import sentence_spans
-    from checks.sources import headings, in_section, is_heading_line, section_of
+    from checks.documents.coverage import sentence_spans
+    from checks.documents.sources import headings, in_section, is_heading_line, section_of
 
     spans = sentence_spans(text, document.name)
     for start, end in spans:

@@ -1,7 +1,7 @@
 """The catalog's coverage of the documents, from the claim files (no results needed): ``theory-claims sentences``.
 
 Each document's sentences are classed by the quotes of every claim file of the claims folder (their expected
-verdicts) and by the document's classification file (checks.coverage). The command prints the counts,
+verdicts) and by the document's classification file (checks.documents.coverage). The command prints the counts,
 then every problem, then a line to paste into the classification file for each sentence without a class.
 """
 
@@ -11,9 +11,16 @@ import argparse
 from pathlib import Path
 
 from checks.claim import Claim
-from checks.coverage import CATEGORIES, Classified, Quoting, classification_path, classify_document, entry_line
+from checks.documents.coverage import (
+    CATEGORIES,
+    Classified,
+    Quoting,
+    classification_path,
+    classify_document,
+    entry_line,
+)
+from checks.documents.sources import documents
 from checks.engine.discovery import claims_index
-from checks.sources import documents
 
 
 def quotings(claims: list[Claim], document: str) -> list[Quoting]:

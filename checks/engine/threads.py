@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from checks import extras
+from checks.settings import extras
 
 CHOSEN = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """Variables by which a run chooses its own thread count: a worker then leaves PyTorch's threads alone."""

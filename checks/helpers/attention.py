@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from checks.extras import optional
 from checks.numerics.backends import Array, Backend, NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
 from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

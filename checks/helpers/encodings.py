@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from checks.extras import optional
 from checks.numerics.backends import Array, NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -26,7 +26,7 @@ from checks.numerics.tolerances import FLOATS, tolerance
 
 if TYPE_CHECKING:
     from checks.evidence.probe import Recorder
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import optional
 from checks.helpers.precision import ErrorFunction, rope_vectors
 from checks.implementations.base import Implementation
 from checks.implementations.fingerprint import layout_of
 from checks.numerics.backends import NumpyBackend, TorchBackend
 from checks.numerics.reference import Reference
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

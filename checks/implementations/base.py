@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from hypothesis.errors import UnsatisfiedAssumption
 
-from checks.extras import optional
 from checks.implementations.loading import EnvironmentProblem, loading_failure
 from checks.implementations.topics import Expected
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import INTERLEAVED
+from checks.settings.extras import optional
 
 if TYPE_CHECKING:
     from checks.implementations.topics import Topic

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import optional
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.pairing import HALF_SPLIT, INTERLEAVED
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from checks.config import named_object, said
 from checks.implementations.base import declaration_error
 from checks.implementations.builtin import ReferenceAdapter
 from checks.implementations.topics import capabilities, names, topics
 from checks.numerics.domain import Domain, DomainError
+from checks.settings.config import named_object, said
 
 REFERENCES: tuple[Any, ...] = (ReferenceAdapter("numpy"), ReferenceAdapter("torch"))
 """The project's references: every topic's, on each backend."""
@@ -25,7 +25,7 @@ def implementations() -> list[Any]:
 
 def configured() -> list[Any]:
     """The adapters the repository names in ``[tool.theory-claims] implementations``, loaded once."""
-    from checks.config import current
+    from checks.settings.config import current
 
     settings = current()
     if settings.implementations not in _configured:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import optional
 from checks.numerics.pairing import CONCATENATED, HALF_SPLIT, INTERLEAVED
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

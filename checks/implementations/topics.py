@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checks.config import named_object
 from checks.numerics.remade import Recipe
+from checks.settings.config import named_object
 
 if TYPE_CHECKING:
     from checks.numerics.backends import Backend
@@ -181,7 +181,7 @@ _registered: list[Topic] = []
 
 def topics() -> tuple[Topic, ...]:
     """Every topic, the package's first; each name once."""
-    from checks.config import current
+    from checks.settings.config import current
 
     settings = current()
     named = settings.topics

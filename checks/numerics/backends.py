@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import installed, line, optional
 from checks.numerics.devices import available_devices
 from checks.numerics.tolerances import BFLOAT16
+from checks.settings.extras import installed, line, optional
 
 torch = optional("torch")
 

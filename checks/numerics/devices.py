@@ -8,7 +8,7 @@ DEVICES: tuple[str, ...] = ("cpu", "cuda")
 
 def available_devices() -> list[str]:
     """cpu always; cuda when torch is installed and sees a GPU."""
-    from checks.extras import installed
+    from checks.settings.extras import installed
 
     if not installed("torch"):
         return ["cpu"]

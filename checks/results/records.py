@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import ClassVar, Literal, TypeVar
 
-from checks.errata import Erratum
+from checks.documents.sources import Citation, Quote
 from checks.results.codec import JSON, Tagged
-from checks.sources import Citation, Quote
 from checks.verdicts import Verdict
+from checks.verdicts.errata import Erratum
 
 SCHEMA_VERSION = "theory-claims/results/4"
 DOCUMENT_CODE = "document-"
@@ -36,7 +36,8 @@ class Finding:
     text: str
     data: dict[str, JSON] = field(default_factory=dict)
     severity: str = ""
-    """The claim's erratum severity (checks.errata.SEVERITIES), for every finding of a claim that declares one."""
+    """The claim's erratum severity (checks.verdicts.errata.SEVERITIES), for every finding of a claim that declares
+    one."""
 
 
 @dataclass
@@ -200,7 +201,8 @@ class ClaimRecord:
     citations: list[Citation] = field(default_factory=list)
     """Published works the claim cites (its quotes of sources/ are ``sources``)."""
     erratum: Erratum | None = None
-    """The correction the claim file proposes (checks.errata): shown when the verdict is refuted or qualified."""
+    """The correction the claim file proposes (checks.verdicts.errata): shown when the verdict is refuted or
+    qualified."""
     control: str = ""
     """For a control, the reading the document does not make and why it must be refuted (checks.Claim.control)."""
     topics: list[str] = field(default_factory=list)

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import optional
 from checks.helpers.attention import rounding_scale as head_scale
 from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from checks.extras import optional
 from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from checks.coverage import ClassificationError, classification_path, read_entries
-from checks.markup import layout, marked_up
+from checks.documents.coverage import ClassificationError, classification_path, read_entries
+from checks.documents.markup import layout, marked_up
 from checks.written.parse import FormulaError, Parsed, parse
 
 LOG = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import sympy
 from sympy.core.function import AppliedUndef
 
-from checks.sources import document_text
+from checks.documents.sources import document_text
 from checks.written.found import LOST, Formula, Problem, code_lines, command, found, read
 from checks.written.meaning import NoMeaning, expression
 from checks.written.parse import LETTER_SPACED, Node, normalise, parse

@@ -22,8 +22,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from checks.markup import layout, marked_up
-from checks.sources import HEADING_LENGTH, heading_rank
+from checks.documents.markup import layout, marked_up
+from checks.documents.sources import HEADING_LENGTH, heading_rank
 from checks.written.found import COPIED
 from checks.written.remarks import particle
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from checks.results.records import DOCUMENT_CODE
+from checks.adapters import DOCUMENT_CODE
 from claims.catalog.lesson_code import numpy_table, run_torch_cases
 
 TABLE_SIZES = (64, 256, 1024, 4096)

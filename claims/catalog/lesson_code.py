@@ -27,8 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checks.implementations.sandbox import Sandbox, SandboxError
-from checks.sources import document_text
+from checks.adapters import Sandbox, SandboxError, document_text
 
 DOCUMENT = "000_1100ff0056b332e7.txt"
 TIMEOUT_SECONDS = 120

@@ -6,7 +6,7 @@ A document is a ``Document`` of sources/ (``LESSON_002.quote(section, text)``); 
 
 from __future__ import annotations
 
-from checks.sources import Citation, Document
+from checks import Citation, Document
 
 LESSON_000 = Document("000_1100ff0056b332e7.txt")
 """The lesson on positional encoding: why order matters, the sin/cos formula, its numpy and PyTorch code, RoPE."""

@@ -32,8 +32,8 @@ from checks.evidence.proof import SymbolicProof
 from checks.evidence.sweep import Sweep
 from checks.evidence.sweep.runner import run_sweep
 from checks.numerics.reference import frequency_values
-from checks.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
 from checks.results import read_results
+from checks.settings.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
 from checks.symbolic import Proof
 from checks.symbolic.decide import decide
 from tests.inequality_corpus import FALSE, TRUE, families, generated_sums

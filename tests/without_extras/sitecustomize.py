@@ -1,5 +1,5 @@
-"""Python as the core install runs it: the extras' modules (checks.extras.EXTRAS) cannot be imported (but dev's:
-pytest loads its installed plugins by entry point, and the engine reads none of them).
+"""Python as the core install runs it: the extras' modules (checks.settings.extras.EXTRAS) cannot be imported (but
+dev's: pytest loads its installed plugins by entry point, and the engine reads none of them).
 
 With this folder on PYTHONPATH (before site-packages), every Python started, pytest's children included, imports
 this ``sitecustomize`` first: it puts a finder first on ``sys.meta_path`` that refuses those modules as a machine
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from importlib.abc import MetaPathFinder
 
-from checks.extras import EXTRAS
+from checks.settings.extras import EXTRAS
 
 BLOCKED = {module for extra, modules in EXTRAS.items() if extra != "dev" for module in modules} | {
     "torchtune",

@@ -43,7 +43,7 @@ class Sweep(RunEvidence):
         """Decorate ``def _(s)``: the grid positions × pairs (× offsets k = 1 … ``offsets``), per device and dtype.
 
         Positions stop at ``positions``, at the dtype's meaningful limit (checks.numerics.tolerances.position_limit)
-        and at the profile's budget of positions × d_model (checks.profiles.SWEEP_ELEMENTS).
+        and at the profile's budget of positions × d_model (checks.settings.profiles.SWEEP_ELEMENTS).
         """
 
         def register(function: Callable[[Any], object]) -> Callable[[Any], object]:

@@ -8,7 +8,7 @@ from typing import TypeAlias
 
 from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.worst_case import broadcast_shape
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -22,9 +22,9 @@ from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.scale import ScalePlan, plan
 from checks.evidence.sweep.tables import Hand, SumTable, Tables
 from checks.evidence.sweep.worst_case import Allowed, WorstCase
-from checks.extras import optional
 from checks.numerics.reference import frequency_values
 from checks.numerics.tolerances import tolerance
+from checks.settings.extras import optional
 from checks.symbolic.formulas import w
 
 torch = optional("torch")

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

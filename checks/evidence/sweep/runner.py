@@ -13,10 +13,10 @@ import time
 from checks.evidence.base import crash_text
 from checks.evidence.sweep.grid import Grid
 from checks.evidence.sweep.record import Equation, SweepRun, SweepSpec
-from checks.extras import optional
 from checks.numerics.devices import available_devices
 from checks.numerics.tolerances import position_limit
-from checks.profiles import sweep_elements
+from checks.settings.extras import optional
+from checks.settings.profiles import sweep_elements
 
 torch = optional("torch")
 

@@ -20,8 +20,8 @@ from typing import TypeAlias
 import sympy as sp
 
 from checks.evidence.sweep.worst_case import broadcast_shape
-from checks.extras import optional
 from checks.numerics.tolerances import Tolerance
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

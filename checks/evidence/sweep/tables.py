@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from checks.evidence.sweep.forming import Forming, Value
 from checks.evidence.sweep.memory import Memory
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from typing import TypeAlias
 
-from checks.extras import optional
+from checks.settings.extras import optional
 
 torch = optional("torch")
 

@@ -45,7 +45,7 @@ def pin_local_constants() -> None:
     if not hasattr(providers, "_get_local_constants"):
         raise RuntimeError(
             "hypothesis no longer has providers._get_local_constants: draws would depend on the modules loaded; "
-            "update checks.profiles.pin_local_constants for this Hypothesis version"
+            "update checks.settings.profiles.pin_local_constants for this Hypothesis version"
         )
     pinned = providers.Constants()
     providers._get_local_constants = lambda: pinned

@@ -1,6 +1,6 @@
 """Every sentence of every document, with exactly one class: what makes the catalog's coverage data.
 
-A *sentence* is what checks.segmentation cuts a line of the document into (pysbd in the repository's
+A *sentence* is what checks.documents.segmentation cuts a line of the document into (pysbd in the repository's
 language; the lesson documents' rule for Korean); blank lines and '---' rules are not sentences.
 
 A sentence is **checked** when an in-scope claim quotes it (a quote covers every sentence it
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import checks.config as config
-import checks.markup as markup
-import checks.segmentation as segmentation
-from checks.sources import document_text
+import checks.documents.markup as markup
+import checks.documents.segmentation as segmentation
+import checks.settings.config as config
+from checks.documents.sources import document_text
 
 CATEGORIES: dict[str, str] = {
     "heading": "a title, section heading or label",
@@ -151,13 +151,14 @@ class Classified:
 
 
 def sentence_spans(text: str, document: str = "") -> list[tuple[int, int]]:
-    """(start, end) of every sentence of the prose, leading and trailing spaces trimmed (checks.segmentation)."""
+    """(start, end) of every sentence of the prose, leading and trailing spaces trimmed
+    (checks.documents.segmentation)."""
     return [(start, end) for start, end, kind in units(text, document) if not kind]
 
 
 def units(text: str, document: str = "") -> list[tuple[int, int, str]]:
     """(start, end, kind) of what coverage counts, in order: each sentence of the prose (kind "") and each block of
-    markup (checks.markup: a heading, a display formula, a table…), one unit each. A document named without a
+    markup (checks.documents.markup: a heading, a display formula, a table…), one unit each. A document named without a
     format's suffix (a test's text) is plain text."""
     language = config.current().language
     try:

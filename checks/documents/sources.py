@@ -1,9 +1,9 @@
 """The source documents, the quotes claims take from them, and the published works claims cite.
 
 A document is any UTF-8 ``.txt``, ``.md`` or ``.tex`` file of the repository's sources folder (``sources`` in
-``[tool.theory-claims]``, default ``sources/``, any folder such as ``docs/``; checks.config), read where it is:
+``[tool.theory-claims]``, default ``sources/``, any folder such as ``docs/``; checks.settings.config), read where it is:
 dropping one there gives it a page, its coverage and ``theory-claims new --document`` with no code change. Its
-markup (checks.markup) gives its headings and the blocks that hold no sentence.
+markup (checks.documents.markup) gives its headings and the blocks that hold no sentence.
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import checks.config as config
-from checks.markup import FORMATS, Block, layout
+import checks.settings.config as config
+from checks.documents.markup import FORMATS, Block, layout
 
 
 def sources_dir() -> Path:
-    """The documents' folder of the current repository (checks.config)."""
+    """The documents' folder of the current repository (checks.settings.config)."""
     return config.current().sources
 
 
 def documents(folder: Path | None = None) -> list[str]:
-    """The names of the documents: the files of sources/ in a format checks.markup reads (.txt, .md, .tex), the only
-    names a quote may give."""
+    """The names of the documents: the files of sources/ in a format checks.documents.markup reads (.txt, .md, .tex),
+    the only names a quote may give."""
     return sorted(p.name for p in (folder or sources_dir()).glob("*") if p.is_file() and p.suffix in FORMATS)
 
 
@@ -120,7 +120,8 @@ def title_of(section: str, text: str, document: str = "") -> str:
 
 
 def _marked_headings(text: str, document: str) -> tuple[Block, ...]:
-    """The headings checks.markup reads in a document with markup; none in plain text (or a text with no name)."""
+    """The headings checks.documents.markup reads in a document with markup; none in plain text (or a text with no
+    name)."""
     if not document or Path(document).suffix not in FORMATS or not layout(document, text).joined:
         return ()
     return layout(document, text).headings

@@ -1,8 +1,8 @@
-"""A document's sentences: each line (or paragraph, checks.markup) cut into sentences by nupunkt in English (and after
-a single capital letter before a word that starts sentences: "matrix Q. The keys"; after a single small letter before
-a capitalised word: "a factor of k. Separable"), pysbd
-in the other languages it knows, or, for a document in Korean, after '.', '!' or '?' when a space follows and no
-digit precedes (docs/segmentation.md compares them on real sentences).
+"""A document's sentences: each line (or paragraph, checks.documents.markup) cut into sentences by nupunkt in English
+(and after a single capital letter before a word that starts sentences: "matrix Q. The keys"; after a single small
+letter before a capitalised word: "a factor of k. Separable"), pysbd in the other languages it knows, or, for a
+document in Korean, after '.', '!' or '?' when a space follows and no digit precedes (docs/segmentation.md compares
+them on real sentences).
 
 In plain text a line is never joined to the next; blank lines and '---' rules are not sentences.
 """
@@ -84,7 +84,7 @@ def document_language(text: str, configured: str) -> str:
 
 
 def language_of(text: str, configured: str) -> str:
-    """'ko' for a text with Hangul in it, else the repository's configured language (checks.config)."""
+    """'ko' for a text with Hangul in it, else the repository's configured language (checks.settings.config)."""
     return "ko" if HANGUL.search(text) else configured
 
 

@@ -4,7 +4,7 @@ sentences are.
 
 Markdown (``.md``) is read by markdown-it-py (CommonMark with tables, front matter and ``$$`` math), LaTeX (``.tex``)
 by pylatexenc. A plain-text document (``.txt``) has no markup: every line is prose, cut into sentences line by line,
-and any short line may head a section (checks.sources), as the lesson documents were written against.
+and any short line may head a section (checks.documents.sources), as the lesson documents were written against.
 """
 
 from __future__ import annotations

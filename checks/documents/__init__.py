@@ -1,0 +1,2 @@
+"""The documents: reading them (sources, markup), their sentences (segmentation) and which of them the catalog
+checks (coverage)."""

@@ -1,0 +1,1 @@
+"""Settings: a repository's [tool.theory-claims] (config), the Hypothesis profiles, the optional extras."""
