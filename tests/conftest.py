@@ -1,11 +1,13 @@
-"""Shared set-up of the engine's tests."""
+"""Shared set-up of the engine's tests. They run in the core install too: a test module that imports an extra's
+module that is not installed (torch, cvxpy, …) is skipped with the one line that names the extra."""
 
 import importlib
 import sys
 from pathlib import Path
 
 import pytest
-import torch
+
+from checks.settings.extras import extra_of, installed, line, needed
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the catalog's helpers (claims.catalog), as claim files import them
@@ -38,7 +40,29 @@ def pytest_configure() -> None:
     imports cvxpy, whose solver extensions then fail with "cannot load module more than once per process"; and
     torch._dynamo (an optimizer step imports it lazily) registers the "_inductor_test" operator library.
     """
-    if torch.distributed.is_available():
-        importlib.import_module("torch.distributed.tensor")
-    importlib.import_module("cvxpy")
-    importlib.import_module("torch._dynamo")
+    if installed("torch"):
+        torch = importlib.import_module("torch")
+        if torch.distributed.is_available():
+            importlib.import_module("torch.distributed.tensor")
+        importlib.import_module("torch._dynamo")
+    if installed("cvxpy"):
+        importlib.import_module("cvxpy")
+
+
+class _TestModule(pytest.Module):
+    """A test module, skipped with the extra's line when importing it needs an extra that is not installed."""
+
+    def _getobj(self):  # pytest's own method: the module object
+        try:
+            return super()._getobj()
+        except self.CollectError as error:
+            module = needed(error)
+            if module and not installed(module):
+                pytest.skip(line(extra_of(module) or module, module), allow_module_level=True)
+            raise
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    if module_path.name == "conftest.py":
+        return None
+    return _TestModule.from_parent(parent, path=module_path)
