@@ -15,7 +15,7 @@ from checks.evidence import Evidence
 from checks.evidence.check import BACKENDS, Check
 from checks.evidence.check.statistical import FALSE_ALARM
 from checks.evidence.derivation import Derivation, Derive
-from checks.evidence.experiment import Design, Experiment, Trial
+from checks.evidence.experiment import Design, Experiment, TrialFunction
 from checks.evidence.probe import Probe, Recorder
 from checks.evidence.proof import SymbolicProof
 from checks.evidence.sweep import Sweep
@@ -161,7 +161,7 @@ class Claim:
         """``def _(r, dependencies)``: the verdict taken from the claims named in ``depends``."""
         return Derivation.declare(self, function)
 
-    def experiment(self, design: Design) -> Callable[[Trial], Trial]:
+    def experiment(self, design: Design) -> Callable[[TrialFunction], TrialFunction]:
         """``def _(arm, regime, seed, log) -> float``: one arm of a designed, seeded experiment."""
         return Experiment.declare(self, design)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from checks.documents.coverage import CATEGORIES, Classified, Entry, Quoting, Sentence, classify
+from checks.documents.coverage import CATEGORIES, Classified, ClassifiedSentence, Entry, Quoting, classify
 from checks.verdicts import Verdict, most_severe
 
 PLAIN_TEXT_SENTENCE = (
@@ -31,7 +31,7 @@ DEFINITION = (
 
 
 @dataclass(frozen=True)
-class Quote:
+class PlacedQuote:
     """One quote of one claim, placed in its document."""
 
     claim_id: str
@@ -52,10 +52,10 @@ class Segment:
     """A run of text with one highlighting: the quotes over it and the state of its sentence."""
 
     text: str
-    quotes: list[Quote] = field(default_factory=list)
-    sentence: Sentence | None = None
+    quotes: list[PlacedQuote] = field(default_factory=list)
+    sentence: ClassifiedSentence | None = None
     anchors: list[str] = field(default_factory=list)
-    ending: list[Quote] = field(default_factory=list)
+    ending: list[PlacedQuote] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -74,10 +74,10 @@ class Segment:
 class HighlightedDocument:
     segments: list[Segment]
     coverage: Classified
-    missing: list[Quote]
+    missing: list[PlacedQuote]
 
 
-def highlight(text: str, quotes: list[Quote], entries: list[Entry], document: str = "") -> HighlightedDocument:
+def highlight(text: str, quotes: list[PlacedQuote], entries: list[Entry], document: str = "") -> HighlightedDocument:
     """Place each quote (its first occurrence), class every sentence, and cut the text into segments."""
     placed, missing = [], []
     for quote in quotes:
@@ -85,7 +85,7 @@ def highlight(text: str, quotes: list[Quote], entries: list[Entry], document: st
         if start < 0:
             missing.append(quote)
         else:
-            placed.append(Quote(**{**quote.__dict__, "start": start, "end": start + len(quote.text)}))
+            placed.append(PlacedQuote(**{**quote.__dict__, "start": start, "end": start + len(quote.text)}))
     checking = [Quoting(q.claim_id, q.verdict, q.in_scope, q.text) for q in placed if not q.control]
     classified = classify(document, text, checking, entries)
     spans = classified.sentences
@@ -109,7 +109,7 @@ def highlight(text: str, quotes: list[Quote], entries: list[Entry], document: st
     return HighlightedDocument(segments, classified, missing)
 
 
-def describe(sentence: Sentence) -> str:
+def describe(sentence: ClassifiedSentence) -> str:
     """A sentence's class in words, for its tooltip."""
     if sentence.sentence_class == "not-a-claim":
         return f"not a claim: {sentence.category} ({CATEGORIES.get(sentence.category, '')})"

@@ -32,7 +32,7 @@ RUN_SEVERITY = ("error", "failed", "passed", "skipped")
 
 
 @dataclass(frozen=True)
-class Source:
+class ResultsSource:
     """One results file: the machine that wrote it and its environment."""
 
     index: int
@@ -60,7 +60,7 @@ class Source:
 class Shown:
     """A piece of evidence and the results file (machine) it came from."""
 
-    source: Source
+    source: ResultsSource
     record: EvidenceRecord
 
 
@@ -85,7 +85,7 @@ class ClaimView:
     """The claim as the first results file that has it recorded it (quotes, statement, expected)."""
     slug: str
     verdict: Verdict
-    observed: list[tuple[Source, ClaimRecord]]
+    observed: list[tuple[ResultsSource, ClaimRecord]]
     badges: list[Badge] = field(default_factory=list)
 
     @property
@@ -109,7 +109,7 @@ class ClaimView:
         return [Shown(source, evidence) for source, record in self.observed for evidence in record.evidence]
 
     @property
-    def runs(self) -> list[tuple[Source, Run]]:
+    def runs(self) -> list[tuple[ResultsSource, Run]]:
         return [(s.source, s.record) for s in self.shown if isinstance(s.record, Run)]
 
     @property
@@ -120,9 +120,9 @@ class ClaimView:
         return [(kind, found) for kind, found in grouped if found]
 
     @property
-    def findings(self) -> list[tuple[Source, Finding]]:
+    def findings(self) -> list[tuple[ResultsSource, Finding]]:
         """Every machine's findings, each text once."""
-        seen: dict[tuple[str, str], tuple[Source, Finding]] = {}
+        seen: dict[tuple[str, str], tuple[ResultsSource, Finding]] = {}
         for source, record in self.observed:
             for finding in record.findings:
                 seen.setdefault((finding.kind, finding.text), (source, finding))
@@ -161,7 +161,7 @@ class ClaimView:
         return sorted(totals.items(), key=lambda item: item[0] != "examples")
 
     @property
-    def worst(self) -> tuple[Source, Run] | None:
+    def worst(self) -> tuple[ResultsSource, Run] | None:
         measured = [(source, run) for source, run in self.runs if run.ran and run.ratio is not None]
         return max(measured, key=lambda pair: pair[1].ratio or 0.0, default=None)
 
@@ -177,11 +177,11 @@ class ClaimView:
 
 @dataclass
 class Site:
-    sources: list[Source]
+    sources: list[ResultsSource]
     claims: list[ClaimView]
     devices: list[str]
     dtypes: list[str]
-    implementations: list[tuple[Source, ImplementationRecord]] = field(default_factory=list)
+    implementations: list[tuple[ResultsSource, ImplementationRecord]] = field(default_factory=list)
     """Each results file's implementation records: contract, domain, fingerprint (checked before the claims)."""
     idle_devices: list[tuple[str, str]] = field(default_factory=list)
     """Devices the claims name where no run ran in these results, each with why (its first skip message): one
@@ -266,9 +266,10 @@ def load(paths: list[Path]) -> Site:
     """Read every results file (ResultsError on the first bad one) and merge claims by id."""
     results = [read_results(path) for path in paths]
     sources = [
-        Source(i, path, document.environment) for i, (path, document) in enumerate(zip(paths, results, strict=True))
+        ResultsSource(i, path, document.environment)
+        for i, (path, document) in enumerate(zip(paths, results, strict=True))
     ]
-    records: dict[str, list[tuple[Source, ClaimRecord]]] = {}
+    records: dict[str, list[tuple[ResultsSource, ClaimRecord]]] = {}
     for source, document in zip(sources, results, strict=True):
         for record in document.claims:
             _quotes_documents(source, record)
@@ -293,7 +294,7 @@ def load(paths: list[Path]) -> Site:
     return Site(sources, claims, devices, dtypes, checked, idle)
 
 
-def _quotes_documents(source: Source, record: ClaimRecord) -> None:
+def _quotes_documents(source: ResultsSource, record: ClaimRecord) -> None:
     """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused. Each quote's
     section is then shown by its heading's words, without markup (``## 4 Why`` → ``4 Why``)."""
     known = documents()
@@ -318,7 +319,7 @@ def _ordered(known: tuple[str, ...], seen: set[str]) -> list[str]:
     return list(known) + sorted(seen - set(known))
 
 
-def _merge(found: list[tuple[Source, ClaimRecord]]) -> ClaimView:
+def _merge(found: list[tuple[ResultsSource, ClaimRecord]]) -> ClaimView:
     """Machines that disagree show the most severe verdict any of them observed (checks.verdicts.SEVERITY)."""
     first = found[0][1]
     verdict = most_severe({record.observed for _, record in found})
@@ -399,4 +400,14 @@ def _cell(runs: list[Run]) -> Cell:
     return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}")
 
 
-__all__ = ["Badge", "Cell", "ClaimView", "Shown", "Site", "Source", "contract_cells", "implementation_matrix", "load"]
+__all__ = [
+    "Badge",
+    "Cell",
+    "ClaimView",
+    "ResultsSource",
+    "Shown",
+    "Site",
+    "contract_cells",
+    "implementation_matrix",
+    "load",
+]

@@ -21,7 +21,7 @@ PAGE = "search.html"
 
 
 @dataclass(frozen=True)
-class Entry:
+class SearchEntry:
     """One searchable line: what it is, where it leads, what it shows and the text the words are matched against."""
 
     kind: str
@@ -39,7 +39,7 @@ def csp(base: str) -> str:
     return f"{base}; script-src 'sha256-{digest}'"
 
 
-def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument | None]]) -> list[Entry]:
+def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument | None]]) -> list[SearchEntry]:
     """Every claim, then every sentence of every document, in reading order."""
     found = [_claim_entry(claim) for claim in site.claims]
     for info, highlighted in documents:
@@ -52,7 +52,7 @@ def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument 
             title = f"{info.short} · sentence {number}"
             state = f"quoted by {quoted}" if quoted else describe(sentence)
             found.append(
-                Entry(
+                SearchEntry(
                     "sentence",
                     title,
                     f"documents/{info.slug}.html#s-{number}",
@@ -65,9 +65,9 @@ def entries(site: Site, documents: list[tuple[DocumentInfo, HighlightedDocument 
     return found
 
 
-def _claim_entry(claim: ClaimView) -> Entry:
+def _claim_entry(claim: ClaimView) -> SearchEntry:
     record = claim.record
     quotes = " ".join(source.text for source in record.sources)
     wording = record.erratum.wording if record.erratum else ""
     text = " ".join((record.id, record.title, record.statement, quotes, wording, claim.verdict))
-    return Entry("claim", record.id, f"claims/{claim.slug}.html", record.title, "en", claim.verdict, text)
+    return SearchEntry("claim", record.id, f"claims/{claim.slug}.html", record.title, "en", claim.verdict, text)

@@ -23,7 +23,7 @@ from checks.numerics.tolerances import FLOATS
 from checks.results import Figure, ResultsError, Run
 from checks.settings import config
 from reports import documents, figures, mathml
-from reports.model import ClaimView, Shown, Site, Source, document_slug, short_name
+from reports.model import ClaimView, ResultsSource, Shown, Site, document_slug, short_name
 
 """Documents named by a number and a hash (as this repository's lessons are)."""
 
@@ -84,7 +84,7 @@ def quote_anchor(claim: ClaimView, index: int) -> str:
 def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument | None:
     """The document's text with every claim's quotes placed, or None when its text is not on disk."""
     quotes = [
-        documents.Quote(
+        documents.PlacedQuote(
             claim_id=claim.id,
             href=f"../claims/{claim.slug}.html",
             verdict=claim.verdict,
@@ -149,7 +149,7 @@ def claim_file(claim: ClaimView) -> str | None:
     return origin or None
 
 
-def reproduce(claim: ClaimView, sources: list[Source]) -> list[str]:
+def reproduce(claim: ClaimView, sources: list[ResultsSource]) -> list[str]:
     """The command that reruns this claim from its repository's root, once per distinct profile and seed."""
     if claim.id.startswith("file:"):
         return [f"pytest {claim.id.removeprefix('file:')}"]

@@ -195,9 +195,9 @@ def test_document_page_marks_each_quote_and_defines_coverage(site):
 def test_highlight_places_quotes_and_classes_every_sentence():
     text = "첫 문장은 참입니다. 둘째 문장도 참입니다. 제목\n셋째는 범위 밖입니다."
     quotes = [
-        documents.Quote("a.one", "a", "proved", "q-a", "첫 문장은 참입니다.", True),
-        documents.Quote("b.out", "b", "out-of-scope", "q-b", "셋째는 범위 밖입니다.", False),
-        documents.Quote("c.gone", "c", "holds", "q-c", "없는 문장", True),
+        documents.PlacedQuote("a.one", "a", "proved", "q-a", "첫 문장은 참입니다.", True),
+        documents.PlacedQuote("b.out", "b", "out-of-scope", "q-b", "셋째는 범위 밖입니다.", False),
+        documents.PlacedQuote("c.gone", "c", "holds", "q-c", "없는 문장", True),
     ]
     entries = [Entry("제목", category="heading")]
     result = documents.highlight(text, quotes, entries, "doc.txt")
@@ -384,9 +384,9 @@ def test_a_derived_claim_is_listed_right_after_the_claim_it_derives_from(tmp_pat
 def test_a_sentence_quoted_by_several_claims_takes_the_most_severe_in_scope_verdict():
     """'…n−m만 남습니다' is quoted by a proved and two qualified claims: it is coloured qualified."""
     quotes = [
-        documents.Quote("a.proved", "a", "proved", "q-a", "n−m만 남습니다", True),
-        documents.Quote("b.qualified", "b", "qualified", "q-b", "n−m만 남습니다", True),
-        documents.Quote("c.scope", "c", "out-of-scope", "q-c", "n−m만 남습니다", False),
+        documents.PlacedQuote("a.proved", "a", "proved", "q-a", "n−m만 남습니다", True),
+        documents.PlacedQuote("b.qualified", "b", "qualified", "q-b", "n−m만 남습니다", True),
+        documents.PlacedQuote("c.scope", "c", "out-of-scope", "q-c", "n−m만 남습니다", False),
     ]
     assert documents.Segment("n−m만 남습니다", quotes=quotes).verdict == "qualified"
     assert documents.Segment("x", quotes=quotes[2:]).verdict == "out-of-scope"

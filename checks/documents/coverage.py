@@ -78,7 +78,7 @@ class Quoting:
 
 
 @dataclass
-class Sentence:
+class ClassifiedSentence:
     """One sentence of a document, with its class and what gave it."""
 
     index: int
@@ -97,7 +97,7 @@ class Classified:
     """A document's sentences with their classes, and what is wrong with its classification."""
 
     document: str
-    sentences: list[Sentence]
+    sentences: list[ClassifiedSentence]
     stale: list[str]
     """Entries of the classification file that name no sentence left unquoted."""
 
@@ -224,7 +224,7 @@ def classify(document: str, text: str, quotes: Iterable[Quoting], entries: list[
     used: set[str] = set()
     sentences = []
     for index, (start, end, kind) in enumerate(units(text, document)):
-        sentence = Sentence(index, start, end, text[start:end])
+        sentence = ClassifiedSentence(index, start, end, text[start:end])
         over = [q for a, b, q in placed if a < end and start < b]
         if kind and not over:  # markup: classified by what it is
             sentence.sentence_class, sentence.category = "not-a-claim", kind

@@ -168,7 +168,7 @@ class ExperimentRecord(EvidenceRecord):
         return drawn
 
 
-Trial = Callable[[str, str, int, SeedLog], float]
+TrialFunction = Callable[[str, str, int, SeedLog], float]
 """(arm, regime, seed, log) → the metric."""
 
 
@@ -180,17 +180,17 @@ class Experiment(Evidence):
     template = "evidence/experiment.html.j2"
     record_type = ExperimentRecord
 
-    def __init__(self, name: str, design: Design, trial: Trial) -> None:
+    def __init__(self, name: str, design: Design, trial: TrialFunction) -> None:
         self.name, self.design, self.trial = name, design, trial
 
     def repeats_exactly(self) -> bool:
         return not self.design.timed
 
     @classmethod
-    def declare(cls, claim: Declaring, design: Design) -> Callable[[Trial], Trial]:
+    def declare(cls, claim: Declaring, design: Design) -> Callable[[TrialFunction], TrialFunction]:
         """``@claim.experiment(Design(...))`` over ``def _(arm, regime, seed, log) -> float``."""
 
-        def register(trial: Trial) -> Trial:
+        def register(trial: TrialFunction) -> TrialFunction:
             claim.add(cls(name_of(trial, len(claim.declared(cls))), design, trial))
             return trial
 
@@ -225,7 +225,7 @@ class Experiment(Evidence):
         return [f for record in records if isinstance(record, ExperimentRecord) for f in record.findings]
 
 
-def run_seed(trial: Trial, arm: str, regime: str, seed: int) -> SeedRun:
+def run_seed(trial: TrialFunction, arm: str, regime: str, seed: int) -> SeedRun:
     """One arm for one seed: seeded, deterministic algorithms, one CPU thread (the same seed gives the same numbers
     on the same machine, whatever else runs beside it)."""
     import torch

@@ -87,7 +87,7 @@ def sample_positions(domain: Domain) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Probe:
+class DtypeAnswers:
     """One dtype's answers (in float64) beside the exact ones, rows per position, and its angles at position 1."""
 
     positions: np.ndarray
@@ -200,7 +200,7 @@ def _at_one(positions: np.ndarray) -> int | None:
 
 def sinusoidal_probe(
     bound: Implementation, positions: np.ndarray, found: dict[str, Any], adapter: Any, domain: Domain
-) -> Probe:
+) -> DtypeAnswers:
     """Rows PE(p) in the documents' layout beside amplitude · (sin, cos)(p · ω)."""
     d_model, amplitude = int(found["d_model"]), float(found["amplitude"])
     rows = bound.xp.to_float64(bound.sinusoidal(positions, d_model))
@@ -220,12 +220,12 @@ def sinusoidal_probe(
     sines = np.arcsin(np.clip(at_one[0, 0::2] / amplitude, -1.0, 1.0)) if len(at_one) else np.zeros(0)
     small = positions <= SMALL
     steps = rounding_steps(bound, rows[small], exact[small])
-    return Probe(positions, rows, exact, abs(amplitude), sines, d_model, steps)
+    return DtypeAnswers(positions, rows, exact, abs(amplitude), sines, d_model, steps)
 
 
 def rope_probe(
     bound: Implementation, positions: np.ndarray, found: dict[str, Any], adapter: Any, domain: Domain
-) -> Probe:
+) -> DtypeAnswers:
     """One vector rotated at every position beside its exact rotation (the measured pairs and frequencies, and any
     factor the rotated vectors are scaled by)."""
     d_model, rotated = int(found["d_model"]), int(found["rotated"])
@@ -255,7 +255,7 @@ def rope_probe(
     at = np.tile(small, VECTORS)
     given = np.repeat(vectors, len(small), axis=0)
     steps = rounding_steps(bound, xp.to_float64(bound.rope(xp.array(given), at)), rotation(given, at))
-    return Probe(
+    return DtypeAnswers(
         positions,
         rows,
         exact,
@@ -314,7 +314,7 @@ def _angles_at_one(bound: Implementation, d_model: int, order: np.ndarray, rotat
 PROBES = {"sinusoidal": sinusoidal_probe, "rope": rope_probe}
 
 
-def _summary(capability: str, dtype: str, probe: Probe) -> DtypeFingerprint:
+def _summary(capability: str, dtype: str, probe: DtypeAnswers) -> DtypeFingerprint:
     positions, error = probe.positions, _errors(probe)
     finite = np.isfinite(error)
     allowed = tolerance(dtype).at(probe.value_size)
@@ -378,14 +378,14 @@ def _envelope(positions: np.ndarray, error: np.ndarray) -> list[list[float]]:
     return found
 
 
-def _errors(probe: Probe) -> np.ndarray:
+def _errors(probe: DtypeAnswers) -> np.ndarray:
     """The largest error of each row against the exact one; inf for a row with a value that is not finite."""
     finite = np.isfinite(probe.found).all(axis=1)
     error = np.max(np.abs(probe.found - probe.exact), axis=1, initial=0.0).astype(np.float64)
     return np.where(finite, error, math.inf)
 
 
-def _over_limit(probe: Probe, dtype: str) -> str:
+def _over_limit(probe: DtypeAnswers, dtype: str) -> str:
     """Where, up to the dtype's position limit, the error passes the claims' own tolerance there ("" nowhere)."""
     positions, error, limit = probe.positions, _errors(probe), position_limit(dtype)
     allowed = tolerance(dtype).at(angle_scale(positions.astype(np.float64)) * probe.value_size)

@@ -112,7 +112,7 @@ class Term:
 
 
 @dataclass
-class Derivation:
+class DerivedMoment:
     """A derived moment: the decision recording it (proved when every certificate holds) and its value."""
 
     decision: Decision
@@ -182,11 +182,11 @@ class Moments:
     def random_in(self, expr: sp.Basic) -> list[sp.Basic]:
         return [handle for handle in self.variables if expr.has(handle)]
 
-    def expectation(self, expr: object) -> Derivation:
+    def expectation(self, expr: object) -> DerivedMoment:
         value = as_sympy(expr)
         return self._derive(E(value), lambda derive: derive.moment(value))
 
-    def variance(self, expr: object) -> Derivation:
+    def variance(self, expr: object) -> DerivedMoment:
         value = as_sympy(expr)
 
         def assembly(derive: _Derive) -> sp.Expr:
@@ -196,7 +196,7 @@ class Moments:
 
         return self._derive(VARIANCE(value), assembly)
 
-    def _derive(self, shown: sp.Expr, assembly: Callable[[_Derive], sp.Expr]) -> Derivation:
+    def _derive(self, shown: sp.Expr, assembly: Callable[[_Derive], sp.Expr]) -> DerivedMoment:
         derive = _Derive(self, _names(shown))
         try:
             value = derive.certify(assembly(derive))
@@ -205,7 +205,7 @@ class Moments:
             self.unknown.add(stand_in)
             steps = [Step("statement", shown), *derive.steps]
             unknown = Decision("unknown", shown, stand_in, steps, reason=str(why), methods=["moments"])
-            return Derivation(unknown, stand_in)
+            return DerivedMoment(unknown, stand_in)
         decision = Decision("unknown", shown, value, [Step("statement", sp.Eq(shown, value)), *derive.steps])
         decision.used("moments")
         decision.certificates, decision.conditions = derive.certificates, derive.conditions
@@ -214,7 +214,7 @@ class Moments:
             decision.reason = f"the certificate did not re-check: {problems[0]}"
         else:
             decision.status = "proved"
-        return Derivation(decision, value)
+        return DerivedMoment(decision, value)
 
 
 def pending(lhs: object, rhs: object, relation: Relation, reason: str) -> Decision:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from checks.symbolic.decide import Decision, Relation, Status, Step, decide
-from checks.symbolic.moments import Derivation, Moments, pending
+from checks.symbolic.moments import DerivedMoment, Moments, pending
 
 
 @dataclass
@@ -84,7 +84,7 @@ class Proof:
         """Var[expr] = E[expr²] − (E expr)², derived as ``expectation`` derives each."""
         return self._derive(self.moments.variance(expr))
 
-    def _derive(self, derivation: Derivation) -> sp.Expr:
+    def _derive(self, derivation: DerivedMoment) -> sp.Expr:
         self._keep(derivation.decision, "moment by linearity, independence and the stated moments")
         return derivation.value
 
