@@ -42,7 +42,7 @@ BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
-class Place:
+class CorrectedSentence:
     """One sentence an erratum corrects, with the wording that replaces it (empty: the point is made elsewhere)."""
 
     section: str
@@ -62,7 +62,7 @@ class ErratumRow:
     severity: str
     verdict: str
     problem: str
-    places: tuple[Place, ...]
+    places: tuple[CorrectedSentence, ...]
     claims: tuple[str, ...]
     claim_pages: tuple[str, ...]
     """The claims' pages, relative to the site's root."""
@@ -88,13 +88,13 @@ class ErratumRow:
         return found
 
     @property
-    def changed(self) -> tuple[Place, ...]:
+    def changed(self) -> tuple[CorrectedSentence, ...]:
         """The places to change: those with a wording (all of them where none has one: each still needs fixing)."""
         worded = tuple(place for place in self.places if place.wording)
         return worded or self.places
 
     @property
-    def repeated(self) -> tuple[Place, ...]:
+    def repeated(self) -> tuple[CorrectedSentence, ...]:
         """The places that make the same point as a changed one, with no wording of their own ("also says it")."""
         return tuple(place for place in self.places if place not in self.changed)
 
@@ -114,7 +114,7 @@ class ErratumRow:
 class _Entry:
     claim: ClaimView
     quote: Quote
-    place: Place
+    place: CorrectedSentence
     key: str
     """The row it joins: the erratum's point, else the sentence its erratum names first."""
     stated: tuple[str, int, str] | None = None
@@ -166,7 +166,7 @@ def _counting_row(found: Disagreement, text: str) -> ErratumRow:
         severity="notation",
         verdict="",
         problem=problem,
-        places=(Place(section, own.evidence, found.rewritten, own.start, own.line),),
+        places=(CorrectedSentence(section, own.evidence, found.rewritten, own.start, own.line),),
         claims=(),
         claim_pages=(),
         finding="position counting",
@@ -232,7 +232,7 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 severity="notation" if unreadable else "error",
                 verdict="",
                 problem=_as_written_problem(formula, document_language(text, config.current().language)),
-                places=(Place(section, formula.span, formula.corrected_span, position, formula.line),),
+                places=(CorrectedSentence(section, formula.span, formula.corrected_span, position, formula.line),),
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
@@ -254,7 +254,7 @@ def notation_rows(name: str, text: str) -> list[ErratumRow]:
             position = _line_start(text, place.line)
             position = text.find(place.text, position) if text.find(place.text, position) >= 0 else position
             section = _section_at(text, place.line, name)
-            places.append(Place(section, place.text, place.wording, position, place.line))
+            places.append(CorrectedSentence(section, place.text, place.wording, position, place.line))
         rows.append(
             ErratumRow(
                 document=name,
@@ -298,7 +298,7 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
                 verdict="",
                 problem=problem,
                 places=(
-                    Place(
+                    CorrectedSentence(
                         _section_at(text, example.first, name),
                         span,
                         rewritten(example, lines),
@@ -335,7 +335,7 @@ def not_corrected(seen: list[Blemish], rows: list[ErratumRow], text: str) -> lis
     return kept
 
 
-def _whole_lines(place: Place, lines: list[str]) -> bool:
+def _whole_lines(place: CorrectedSentence, lines: list[str]) -> bool:
     """Whether a place runs over whole lines of its document."""
     own = place.sentence.split("\n")
     spanned = lines[place.line - 1 : place.line - 1 + len(own)] if place.line else []
@@ -349,13 +349,13 @@ def _changed_already(row: ErratumRow, rows: list[ErratumRow]) -> bool:
     return any(_overlap(mine, place) for mine in row.changed for place in theirs)
 
 
-def _overlap(one: Place, other: Place) -> bool:
+def _overlap(one: CorrectedSentence, other: CorrectedSentence) -> bool:
     if one.position >= 0 and other.position >= 0:
         return one.position < other.position + len(other.sentence) and other.position < one.position + len(one.sentence)
     return bool(_spanned(one) & _spanned(other))
 
 
-def _spanned(place: Place) -> set[int]:
+def _spanned(place: CorrectedSentence) -> set[int]:
     """The lines a place runs over."""
     return set(range(place.line, place.line + place.sentence.count("\n") + 1)) if place.line else set()
 
@@ -403,7 +403,7 @@ def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...])
                 text = texts[quote.document] or ""
                 position = text.find(quote.text)
                 line = text.count("\n", 0, position) + 1 if position >= 0 else 0
-                place = Place(quote.section, quote.text, wording, position, line)
+                place = CorrectedSentence(quote.section, quote.text, wording, position, line)
                 entries[quote.document].append(_Entry(claim, quote, place, key, _stated(record, texts)))
     return {name: _numbered(_merged(found)) for name, found in entries.items()}
 
@@ -416,7 +416,7 @@ def _merged(entries: list[_Entry]) -> list[ErratumRow]:
     rows = []
     for group in groups.values():
         group.sort(key=lambda e: (rank(_severity(e)), e.place.position, e.claim.id))
-        places: dict[str, Place] = {}
+        places: dict[str, CorrectedSentence] = {}
         for entry in group:
             places.setdefault(entry.place.sentence, entry.place)
         rows.append(
@@ -603,7 +603,7 @@ def also_said(row: ErratumRow, said: Words) -> str:
     return said.also.format(places=", ".join(places))
 
 
-def _lines(place: Place) -> str:
+def _lines(place: CorrectedSentence) -> str:
     last = place.line + place.sentence.count("\n")
     return str(place.line) if last == place.line else f"{place.line}–{last}"
 

@@ -301,7 +301,7 @@ def test_a_note_beside_qualified_reads_as_a_remark_and_an_erratum_the_run_contra
 def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_a_wording(tmp_path):
     """Issue 61, item 2: a formula no claim quotes links to its line on the document's page; a place without a
     wording says 'no change here' only where another place of its row has one."""
-    from reports.errata import ErratumRow, Place
+    from reports.errata import CorrectedSentence, ErratumRow
     from reports.errata import markdown as errata_markdown
 
     cpu, cuda = write_fixture_results(tmp_path / "results")
@@ -316,7 +316,7 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
     assert 'id="formula-311"' in page and 'href="../documents/000_1100ff0056b332e7.html#formula-311"' in page
 
     def row(*wordings: str) -> ErratumRow:
-        places = tuple(Place("s", f"sentence {n}", w, n, n + 1) for n, w in enumerate(wordings))
+        places = tuple(CorrectedSentence("s", f"sentence {n}", w, n, n + 1) for n, w in enumerate(wordings))
         return ErratumRow("d.txt", "error", "refuted", "p", places, ("c",), ("claims/c.html",))
 
     from reports.errata import also_said

@@ -276,3 +276,14 @@ def test_the_readmes_layout_names_what_the_tree_holds():
     assert packages - set(rows) == set(), "give each subpackage of checks/ its row"
     named = set(re.findall(r"`(\w+)`", rows["checks/"].split("(", 1)[1]))
     assert named == {module.removeprefix("checks.") for module in checks.PUBLIC if module.count(".") == 1}
+
+
+def test_each_class_name_has_one_meaning():
+    """No two classes of checks/ and reports/ share a name: a reader meets one meaning per name."""
+    defined: dict[str, list[str]] = {}
+    for top in ("checks", "reports"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in defined.items() if len(paths) > 1} == {}
