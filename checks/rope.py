@@ -6,14 +6,12 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 from __future__ import annotations
 
 from checks.helpers.rope import (
-    MEANING,
     additive_score_rows,
     additive_scores,
     common_shift_batches,
     misconception_verdict,
     qualified_where,
     query_key_batches,
-    query_key_pairs,
     rope_rows,
     rope_score_rows,
     rope_scores,
@@ -33,7 +31,6 @@ __all__ = [
     "CONCATENATED",
     "HALF_SPLIT",
     "INTERLEAVED",
-    "MEANING",
     "RopeLayout",
     "additive_score_rows",
     "additive_scores",
@@ -41,7 +38,6 @@ __all__ = [
     "misconception_verdict",
     "qualified_where",
     "query_key_batches",
-    "query_key_pairs",
     "rope_layout",
     "rope_rows",
     "rope_score_rows",

@@ -116,9 +116,7 @@ __all__ = [
     "RADEMACHER",
     "STANDARD",
     "UNIFORM",
-    "Distribution",
     "Draw",
-    "Sampler",
     "distribution",
     "draws",
 ]

@@ -287,3 +287,24 @@ def test_each_class_name_has_one_meaning():
                 if isinstance(node, ast.ClassDef):
                     defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in defined.items() if len(paths) > 1} == {}
+
+
+def test_every_name_the_face_exports_is_used():
+    """A name a face module lists in ``__all__`` is used somewhere besides the face module, the module that defines
+    it and the generated docs/api.md: by a claim, a test, a documentation page or another module."""
+    import checks
+
+    files = [*ROOT.glob("*/**/*.py"), *ROOT.glob("docs/*.md"), ROOT / "README.md"]
+    texts = {
+        path: path.read_text(encoding="utf-8") for path in files if path.name != "api.md" and ".tox" not in path.parts
+    }
+    unused = []
+    for name in checks.PUBLIC:
+        module = __import__(name, fromlist=["_"])
+        face = Path(module.__file__).resolve()
+        for exported in getattr(module, "__all__", []):
+            defines = re.compile(rf"^(?:class |def )?{re.escape(exported)}\b", re.M)
+            used = re.compile(rf"\b{re.escape(exported)}\b")
+            if not any(used.search(text) for path, text in texts.items() if path != face and not defines.search(text)):
+                unused.append(f"{name}.{exported}")
+    assert unused == []

@@ -13,7 +13,7 @@ import pytest
 from checks.engine.discovery import load_claims
 from checks.engine.evaluate import dependency_of, evaluate
 from checks.evidence.check import CheckRun
-from checks.topics import Topic, register, unregister
+from checks.topics import Topic, TopicError, register, unregister
 
 CLAIM = '''
     """Doubling doubles."""
@@ -53,6 +53,12 @@ def doubled() -> Iterator[None]:
     register(added)
     yield
     unregister(added)
+
+
+def test_a_second_topic_of_one_name_is_refused_with_the_error_a_researcher_catches(doubled):
+    again = Topic(name="doubled", summary="2x again", arguments=("x",), inputs=lambda rng, d: (rng.uniform(size=d),))
+    with pytest.raises(TopicError, match="a topic named 'doubled' is already known"):
+        register(again)
 
 
 def test_a_reference_in_the_wrong_dtype_breaks_the_claim(doubled, tmp_path: Path):

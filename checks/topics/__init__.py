@@ -7,7 +7,6 @@ edit of the package (docs/topics.md).
 from __future__ import annotations
 
 from checks.implementations.topics import (
-    ENTRY_POINTS,
     Fingerprint,
     Topic,
     TopicError,
@@ -21,7 +20,6 @@ from checks.implementations.topics import (
 )
 
 __all__ = [
-    "ENTRY_POINTS",
     "Fingerprint",
     "Topic",
     "TopicError",

@@ -145,10 +145,6 @@ TOPICS = (MULTIHEAD_ATTENTION,)
 __all__ = [
     "MULTIHEAD_ATTENTION",
     "TOPICS",
-    "SdpaHeads",
-    "TorchMultiheadAttention",
     "close_multihead",
-    "heads_for",
     "multihead_reference",
-    "multihead_scale",
 ]

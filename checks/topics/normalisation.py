@@ -243,19 +243,12 @@ TOPICS = (LAYER_NORM, RMS_NORM)
 
 __all__ = [
     "EPS",
-    "FUNCTIONAL",
     "LAYER_NORM",
     "RMS_NORM",
     "TOPICS",
-    "CentredRMSNorm",
-    "FunctionalNorms",
-    "NormMutant",
-    "TorchLayerNorm",
-    "TorchRMSNorm",
     "close_layer_norm",
     "close_rms_norm",
     "layer_norm_reference",
     "layer_norm_scale",
     "rms_norm_reference",
-    "rms_norm_scale",
 ]

@@ -269,5 +269,4 @@ __all__ = [
     "close_pe",
     "close_score",
     "relative_score",
-    "rotated_pairs",
 ]
