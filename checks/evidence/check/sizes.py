@@ -1,0 +1,273 @@
+"""What failed at which sizes: a failed cell's sizes set aside in turn until a run holds, and the rule that
+separates the failing sizes from the holding ones, stated once for the dtypes whose failures are of one kind."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from checks.evidence.check.harness import Trial
+from checks.evidence.check.record import CheckRun, CheckSpec
+from checks.implementations.base import ImplementationFailure
+from checks.implementations.topics import topic
+from checks.numerics.domain import Domain
+from checks.numerics.size_rules import SizeRule, separating
+from checks.numerics.tolerances import LOW_PRECISION
+
+
+@dataclass
+class Attempt:
+    """One Hypothesis run of a check: what failed (None: it held), at which input, and the sizes it called with."""
+
+    trial: Trial
+    failure: BaseException | None = None
+    failing_input: dict[str, str] | None = None
+    unsatisfiable: str = ""
+    read_dtype: bool = True
+    """Whether the run read its dtype from checks.numerics.current (False: it drew what any dtype would)."""
+    passed: set[int] = field(default_factory=set)
+    """The d_model of every call in a test case that passed."""
+
+    @property
+    def held(self) -> set[int]:
+        """Every d_model it called with, when the run held; nothing when it failed."""
+        return self.passed if self.failure is None and not self.unsatisfiable else set()
+
+    @property
+    def failed_at(self) -> int | None:
+        """The d_model of a failed run's last call: the size its failure, replayed last, happened at."""
+        seen = self.trial.impl.d_models_seen
+        return seen[-1] if self.failure is not None and seen else None
+
+    @property
+    def drawn(self) -> tuple[int, int, int]:
+        """The smallest and largest d_model it called with, and its examples."""
+        seen = self.trial.impl.d_models_seen
+        return min(seen), max(seen), self.trial.run.examples
+
+
+SUB_DOMAIN_TRIES = 3
+"""How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
+
+
+@dataclass
+class FailedCell:
+    """An implementation's failed run in one dtype, kept until each of its dtypes has run on the device, so that its
+    failing sizes are stated together with those of the dtypes that failed the same way (state_sizes)."""
+
+    check: CheckSpec
+    run: CheckRun
+    adapter: Any
+    rerun: Callable[[CheckRun, Domain], Attempt]
+    """The check again on a domain into a scratch run, unshrunk (only whether it fails matters)."""
+    first: Attempt
+    said: str
+    """The failure in words, before any size is stated."""
+    failing: list[int] = field(default_factory=list)
+    """The d_model each failed run of the cell failed at, in the order found."""
+    set_aside: Attempt | None = None
+    """The run that held with the failing sizes set aside."""
+    retried: list[Attempt] = field(default_factory=list)
+    """Every run after the first."""
+
+    @property
+    def attempts(self) -> list[Attempt]:
+        """Every run of the cell, the first one first."""
+        return [self.first, *self.retried]
+
+    @property
+    def kind(self) -> str:
+        """Which dtypes' sizes pool (state_sizes). An implementation that raised, or broke its contract, does so
+        whatever the dtype's precision: its sizes pool across dtypes, by what it raised. Any other failure, a
+        comparison out of tolerance, pools within its precision only (bfloat16 with float16, float32 with float64): a
+        low precision's rounding can fail, or its tolerance hide a fault, at sizes where float32 and float64 do not,
+        which is no size rule of theirs."""
+        failure = self.first.failure
+        if isinstance(failure, ImplementationFailure):
+            cause = failure.__cause__
+            return "broke its contract" if cause is None else f"raised {type(cause).__name__}"
+        precision = "low" if self.run.dtype in LOW_PRECISION else "full"
+        return f"{type(failure).__name__} in {precision} precision"
+
+    def retry(self, domain: Domain) -> Attempt:
+        """The check again on ``domain``, unshrunk (only whether it fails matters), its time counted in the cell's."""
+        run = self.run
+        scratch = CheckRun(run.name, run.device, run.dtype, implementation=run.implementation, reference=False)
+        started = time.perf_counter()
+        try:
+            attempt = self.rerun(scratch, domain)
+        finally:
+            run.seconds += time.perf_counter() - started
+        self.retried.append(attempt)
+        return attempt
+
+    @property
+    def domain(self) -> Domain:
+        """The domain the implementation declares."""
+        return self.first.trial.impl.domain
+
+
+def set_aside(cell: FailedCell) -> bool:
+    """Set the failing d_model aside (as if the implementation had declared it outside its domain) and run the check
+    again, up to SUB_DOMAIN_TRIES times, until a run holds: "fails for d_model = 2; holds for d_model 4 … 128 over
+    40 examples". A domain error never hides the answer at the sizes the implementation supports. False (the message
+    said) when no other size inside the domain is left to try (the run drew none)."""
+    attempt = cell.first
+    for _ in range(SUB_DOMAIN_TRIES):
+        size = attempt.failed_at
+        if size is None or size in cell.failing:
+            break
+        cell.failing.append(size)
+        attempt = cell.retry(cell.domain.excluding(cell.failing))
+        if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+            aside = _listed(cell.failing)
+            cell.run.message = f"{cell.said} (d_model = {aside}: no other size inside its domain to try)"
+            return False
+        if attempt.failure is None:
+            cell.set_aside = attempt
+            break
+    return True
+
+
+Confirmed = tuple[SizeRule, dict[str, Attempt]]
+"""A rule with, per dtype, the run that held with every size it names set aside."""
+
+
+def state_sizes(failed: list[FailedCell]) -> None:
+    """Each failed cell's message: its failure with the sizes it fails at, as one rule (_group_rule) for the dtypes
+    whose failures are of one kind (FailedCell.kind) and so pool their sizes; where the kinds' rules differ every
+    message says each one: "By dtype, in bfloat16: …; in float32 and float64: …"."""
+    groups: dict[str, list[FailedCell]] = {}
+    for cell in failed:
+        if cell.failing:
+            groups.setdefault(cell.kind, []).append(cell)
+    rules = {kind: _group_rule(group) for kind, group in groups.items()}
+    differ = _by_dtype(groups, rules)
+    for cell in failed:
+        group = groups.get(cell.kind, []) if cell.failing else []
+        stated = _statement(cell, group, rules.get(cell.kind) if group else None)
+        cell.run.message = stated + differ if group else stated
+
+
+def _pooled(group: list[FailedCell]) -> tuple[set[int], set[int]]:
+    """The sizes the group's dtypes failed at, and those they held at and none failed at: every size of a test case
+    that passed, unless the failure depends on the input (a size both passed a test case and failed another: a zero
+    vector passes faulty-odd-head at an odd size); then only the sizes of runs that held, as one input that passed
+    says nothing of the next."""
+    attempts = [attempt for cell in group for attempt in cell.attempts]
+    failing = {size for cell in group for size in cell.failing}
+    passed = set().union(*(attempt.passed for attempt in attempts))
+    holding = passed if not passed & failing else set().union(*(attempt.held for attempt in attempts))
+    return failing, holding - failing
+
+
+def _group_rule(group: list[FailedCell]) -> Confirmed | None:
+    """The simplest rule separating the group's pooled failing sizes from its pooled holding ones, confirmed in each
+    of its dtypes by a run with every size the rule names set aside; None when no rule of the family is confirmed.
+
+    A confirming run that fails adds its size to the pool and the rule is inferred anew from every size drawn so
+    far, in any run of any of the group's dtypes: a rule that a holding size contradicts is never stated (a
+    confirming run draws none of the rule's sizes). One rule for the group, so one text across its dtypes. A rule
+    that leaves nothing to draw in a dtype (every even d_model, for a check that draws even sizes only) is passed
+    over."""
+    check, adapter = group[0].check, group[0].adapter
+    share = topic(check.uses).rotated_fraction if check.uses else None
+    pairs = share(adapter) if share else None
+    passed_over: set[SizeRule] = set()
+    for _ in range(RULE_TRIES):
+        rule = separating(*_pooled(group), passed_over, pairs)
+        if rule is None:
+            return None
+        held: dict[str, Attempt] = {}
+        for cell in group:
+            attempt = cell.retry(cell.domain.excluding_rule(rule))
+            if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+                passed_over.add(rule)
+                break
+            if (size := attempt.failed_at) is not None:
+                cell.failing.append(size)
+                break
+            held[cell.run.dtype] = attempt
+        else:
+            return rule, held
+    return None
+
+
+def _by_position(cell: FailedCell) -> str | None:
+    """A failure no size explains, stated as a threshold on the position: the check again with every position from
+    the failing call's largest one on set aside, lower each time it fails again (up to RULE_TRIES runs); None when
+    no such run holds (or the failure took no position)."""
+    domain, seen = cell.domain, cell.first.trial.impl.positions_seen
+    tried: list[int] = []
+    while seen and len(tried) < RULE_TRIES and seen[-1] > (domain.min_position or 0):
+        if tried and seen[-1] >= tried[-1]:
+            return None
+        tried.append(seen[-1])
+        attempt = cell.retry(domain.below_position(tried[-1]))
+        seen = attempt.trial.impl.positions_seen
+        if attempt.unsatisfiable or not seen:
+            return None
+        if attempt.failure is None and len(set(seen)) < 2:
+            return None  # held at one position only (position 0, say): no threshold to state
+        if attempt.failure is None:
+            return (
+                f"{cell.said}. It fails once a call holds a position ≥ {tried[-1]} (the largest position of the "
+                f"failing call; tried: {_listed(tried)}); holds at every position below it drawn, up to "
+                f"{max(seen)}, over {attempt.trial.run.examples} examples"
+            )
+    return None
+
+
+RULE_TRIES = 4
+"""How many rules (checks.numerics.size_rules) are tried, each by a run with every size it names set aside."""
+
+
+def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed | None) -> str:
+    """The cell's failure with its sizes: the rule confirmed for its group; else the sizes the group failed at and the
+    cell's run that held without them; else a threshold on the position (_by_position); else every size tried."""
+    failing = sorted(_pooled(group)[0])
+    dtypes = sorted(member.run.dtype for member in group)
+    pooled = f", the sizes of {_and(dtypes)} pooled" if len(dtypes) > 1 else ""
+    if confirmed is not None:
+        rule, held = confirmed
+        low, high, examples = held[cell.run.dtype].drawn
+        return (
+            f"{cell.said}. It fails for {rule.describe()} (tried: d_model = {_listed(failing)}); holds at the other "
+            f"sizes drawn, d_model {low} … {high}, over {examples} examples{pooled}"
+        )
+    if cell.set_aside is not None:
+        low, high, examples = cell.set_aside.drawn
+        aside = sorted(cell.set_aside.trial.impl.domain.excluded_d_models)
+        which = "those sizes" if aside == failing else f"d_model = {_listed(aside)}"
+        return (
+            f"{cell.said}. It fails for d_model = {_listed(failing)}; holds for d_model {low} … {high} over "
+            f"{examples} examples with {which} set aside{pooled}"
+        )
+    by_position = _by_position(cell)
+    if by_position or len(cell.failing) < 2:
+        return by_position or cell.said
+    return f"{cell.said}. It fails at every size tried (d_model = {_listed(cell.failing)}, each set aside in turn)"
+
+
+def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | None]) -> str:
+    """Nothing when every group of dtypes states one rule (or none does); else each group's rule by its dtypes:
+    ". By dtype, in bfloat16: every d_model below 3; in float32 and float64: every odd d_model"."""
+    if len({confirmed[0] if confirmed else None for confirmed in rules.values()}) < 2:
+        return ""
+    readings: dict[str, list[str]] = {}
+    for kind, group in groups.items():
+        confirmed = rules[kind]
+        reading = confirmed[0].describe() if confirmed else f"d_model = {_listed(sorted(_pooled(group)[0]))} (no rule)"
+        readings.setdefault(reading, []).extend(cell.run.dtype for cell in group)
+    return ". By dtype, " + "; ".join(sorted(f"in {_and(sorted(dtypes))}: {said}" for said, dtypes in readings.items()))
+
+
+def _and(names: list[str]) -> str:
+    """Names joined in words: "a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _listed(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes))
