@@ -4,15 +4,12 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.attention import (
+from checks.helpers.attention import attention_per_query, rnn_layer, self_attention, single_threaded
+from checks.helpers.attention_costs import (
     RECURRENT_CELLS,
     REFERENCE_LAYERS,
-    Sentence,
     attention_flops,
-    attention_per_query,
     attention_products,
-    close_attention,
-    close_pooled,
     counted_attention,
     counted_flops,
     counted_recurrent,
@@ -20,27 +17,31 @@ from checks.helpers.attention import (
     crossover_formula,
     crossover_ratios,
     d,
-    embedded,
     gates,
     graph_structure,
-    layer_weights,
     matmul_flops,
-    median_change,
     n,
+    rnn_flops,
+)
+from checks.helpers.attention_rounding import (
+    close_attention,
+    close_pooled,
+    median_change,
+    rounding_scale,
+    rounding_visibility,
+    unencoded_changes,
+    uniform_change,
+    word_changes,
+)
+from checks.helpers.attention_timing import shipped_rnn_structure
+from checks.helpers.sentences import (
+    Sentence,
+    embedded,
+    layer_weights,
     permutation_identities,
     permutation_matrix,
     random_reorderings,
     reordering_differences,
-    rnn_flops,
-    rnn_layer,
-    rounding_scale,
-    rounding_visibility,
-    self_attention,
-    shipped_rnn_structure,
-    single_threaded,
-    unencoded_changes,
-    uniform_change,
-    word_changes,
 )
 from checks.helpers.sequence_layers import (
     ATTENTION,

@@ -20,7 +20,8 @@ import torch
 from torch import nn
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from checks.helpers.attention import RECURRENT_CELLS, recurrent_cell, timed_layers
+from checks.helpers.attention_costs import RECURRENT_CELLS, recurrent_cell
+from checks.helpers.attention_timing import timed_layers
 from checks.helpers.training import ExplicitEncoderLayer
 
 WIDTH, HEADS = 64, 2

@@ -251,7 +251,7 @@ def sentences(
     Words repeat unless ``distinct``; ``moved`` draws only reorderings that change the sentence.
     The embeddings and W_Q, W_K, W_V come from a drawn seed (see Sentence).
     """
-    from checks.helpers.attention import Sentence
+    from checks.helpers.sentences import Sentence
 
     n = draw(st.integers(2 if moved else 1, max_tokens))
     d = draw(st.integers(*dims))
@@ -288,7 +288,7 @@ def sentence_batches(
 
     ``varied``: d_k and d_v drawn apart from d (within ``dims``), a long sentence (LONG_SEQUENCE) and sharp scores
     (SHARP) among the draws, for a property that holds at any shape and scale."""
-    from checks.helpers.attention import Sentence
+    from checks.helpers.sentences import Sentence
 
     shortest = 2 if moved else 1
     if varied:

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.attention import close_attention, close_pooled, rounding_scale, self_attention
+from checks.helpers.attention import self_attention
+from checks.helpers.attention_rounding import close_attention, close_pooled, rounding_scale
 from checks.implementations.base import Implementation
 from checks.implementations.builtin import TorchSdpaAttention, array_backend
 from checks.implementations.mutants import ATTENTION_MUTANTS

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.attention import rounding_scale as head_scale
+from checks.helpers.attention_rounding import rounding_scale as head_scale
 from checks.implementations.topics import Topic
 from checks.numerics.tolerances import LOW_PRECISION
 from checks.settings.extras import optional
@@ -64,7 +64,7 @@ def multihead_scale(
     dtype: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray, w_o: np.ndarray, heads: Any
 ) -> float:
     """B with |multi-head attention in ``dtype`` − exact| ≤ u · B to first order: each head's bound
-    (checks.helpers.attention.rounding_scale, on its own d/h columns), carried through W_O (times the largest
+    (checks.helpers.attention_rounding.rounding_scale, on its own d/h columns), carried through W_O (times the largest
     absolute column sum of W_O), plus the output projection's own sum (a · max |concat| |W_O|) and its rounding."""
     h = int(np.asarray(heads))
     width = x.shape[-1] // h

@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from checks.helpers.attention import attention_flops, rnn_flops, single_threaded, timed_layers
+from checks.helpers.attention import single_threaded
+from checks.helpers.attention_costs import attention_flops, rnn_flops
+from checks.helpers.attention_timing import timed_layers
 
 WIDTH = 64
 LENGTHS = (16, 256, 1024)
