@@ -289,3 +289,15 @@ def test_flake_against_another_runs_results_compares_one_seeded_run_with_it(tmp_
 def test_flake_needs_two_runs_or_one_against_a_results_file(capsys):
     assert main(["flake", "--runs", "1"]) == 2
     assert "at least 2" in capsys.readouterr().err
+
+
+def test_the_old_python_m_reports_names_the_command_that_replaced_it():
+    """`python -m reports` ran the claims until the report command joined the others; it now builds nothing and
+    says which command to run, with the arguments it was given."""
+    done = subprocess.run(
+        [sys.executable, "-m", "reports", "--from", "shard1.json"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (
+        "error: the report command is now `python -m checks report --from shard1.json` (theory-claims report)"
+    )
