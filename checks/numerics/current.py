@@ -2,8 +2,8 @@
 how many examples a batch strategy draws per Hypothesis test case.
 
 The engine's harness sets it around each run of a check; strategies read it as their default (an explicit ``dtype``
-argument wins; outside a check there is no run, so a strategy that depends on the dtype asks for one). Helpers never
-import the engine, the engine imports this.
+argument wins; outside a check there is no run, so a strategy that depends on the dtype asks for one). It sits in
+numerics, below both the runner that sets it and the strategies that read it.
 """
 
 from __future__ import annotations
