@@ -1,5 +1,4 @@
-"""Shared set-up of the engine's tests. They run in the core install too: a test module that imports an extra's
-module that is not installed (torch, cvxpy, …) is skipped with the one line that names the extra."""
+"""Shared set-up of the engine's tests. Nothing here imports an extra (torch, cvxpy) that is not installed."""
 
 import importlib
 import sys
@@ -7,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.settings.extras import extra_of, installed, line, needed
+from checks.settings.extras import installed
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the catalog's helpers (claims.catalog), as claim files import them
@@ -47,22 +46,3 @@ def pytest_configure() -> None:
         importlib.import_module("torch._dynamo")
     if installed("cvxpy"):
         importlib.import_module("cvxpy")
-
-
-class _TestModule(pytest.Module):
-    """A test module, skipped with the extra's line when importing it needs an extra that is not installed."""
-
-    def _getobj(self):  # pytest's own method: the module object
-        try:
-            return super()._getobj()
-        except self.CollectError as error:
-            module = needed(error)
-            if module and not installed(module):
-                pytest.skip(line(extra_of(module) or module, module), allow_module_level=True)
-            raise
-
-
-def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
-    if module_path.name == "conftest.py":
-        return None
-    return _TestModule.from_parent(parent, path=module_path)

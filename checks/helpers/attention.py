@@ -1,4 +1,4 @@
-"""Self-attention and a simple RNN written once for any backend, and what the attention claims share.
+"""Self-attention and a simple RNN written once for any backend, and a check kept on one thread (single_threaded).
 
 Row-vector convention throughout: a sentence is X (n × d, one token per row), Q = X W_Q,
 K = X W_K, V = X W_V, Attention = softmax(Q Kᵀ / √d_k) V row by row, and the RNN state is
