@@ -15,7 +15,7 @@ from checks.results import MutationResults, ResultsError, read_mutation_results,
 from checks.results.compare import compare
 from checks.results.files import write_json, write_text
 from checks.verdicts.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES
-from checks.written.surface import blemishes
+from checks.written.reading import DocumentReading
 from reports import documents, errata, errata_words, formatting, glossary, mathml, search, views
 from reports.model import Site, contract_cells, document_slug, implementation_matrix, load, slug
 from reports.precision import precision_views
@@ -53,22 +53,25 @@ def environment() -> Environment:
 
 
 def build_site(
-    sources: list[Path], out: Path, say: Callable[[str], object] = print, baseline: Path | None = None
+    sources: list[Path],
+    out: Path,
+    say: Callable[[str], object] = print,
+    baseline: Path | None = None,
+    documents: Callable[[], list[DocumentReading]] | None = None,
 ) -> Path:
-    """Write the site for the claims in ``sources`` (ResultsError on a bad file); return index.html. With a
-    ``baseline`` results file, also changes.html and changes.md: what the first of ``sources`` changed against it."""
-    site = load(sources)
+    """Write the site for the claims in ``sources`` (ResultsError on a bad file) from those files alone; return
+    index.html. ``documents``: reads the documents where no file holds them (results written before readings were
+    recorded). With a ``baseline`` results file, also changes.html and changes.md: what the first of ``sources``
+    changed against it."""
+    site = load(sources, documents)
     changes = compare(read_results(baseline), read_results(sources[0]), runs=True) if baseline else None
-    infos = views.document_infos()
+    infos = views.document_infos(site)
     by_name = {info.name: info for info in infos}
     env = environment()
     settings = config.current()
-    texts = {info.name: info.text for info in infos}
-    corrections, notes = errata.errata(site, texts), errata.for_implementers(site, texts)
+    corrections, notes = errata.errata(site), errata.for_implementers(site)
     seen = {
-        info.name: errata.not_corrected(blemishes(info.name, info.text), corrections.get(info.name, []), info.text)
-        if info.text is not None
-        else []
+        info.name: errata.not_corrected(info.reading.blemishes, corrections.get(info.name, []), info.text)
         for info in infos
     }
     common = {
@@ -108,7 +111,7 @@ def build_site(
             seen=seen[info.name],
             erratum_anchors=errata.anchors(corrections[info.name]),
             corrections_downloads=errata.downloads(info.name),
-            formulas=errata.formulas(info.name, info.text) if info.text is not None else [],
+            formulas=info.reading.formulas,
             **common,
             **context,
         )

@@ -9,8 +9,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from checks.documents.coverage import CATEGORIES, Classified, ClassifiedSentence, Entry, Quoting, classify
+from checks.documents.coverage import CATEGORIES, Classified, ClassifiedSentence, Quoting, classify
 from checks.verdicts import Verdict, most_severe
+from checks.written.reading import DocumentReading
 
 PLAIN_TEXT_SENTENCE = (
     "A sentence is a line of the document, cut again after '.', '!' or '?' when a space follows and no digit "
@@ -77,8 +78,9 @@ class HighlightedDocument:
     missing: list[PlacedQuote]
 
 
-def highlight(text: str, quotes: list[PlacedQuote], entries: list[Entry], document: str = "") -> HighlightedDocument:
+def highlight(reading: DocumentReading, quotes: list[PlacedQuote]) -> HighlightedDocument:
     """Place each quote (its first occurrence), class every sentence, and cut the text into segments."""
+    text = reading.text
     placed, missing = [], []
     for quote in quotes:
         start = text.find(quote.text) if quote.text else -1
@@ -87,7 +89,8 @@ def highlight(text: str, quotes: list[PlacedQuote], entries: list[Entry], docume
         else:
             placed.append(PlacedQuote(**{**quote.__dict__, "start": start, "end": start + len(quote.text)}))
     checking = [Quoting(q.claim_id, q.verdict, q.in_scope, q.text) for q in placed if not q.control]
-    classified = classify(document, text, checking, entries)
+    counted = [(unit.start, unit.end, unit.kind) for unit in reading.units]
+    classified = classify(reading.name, text, checking, reading.entries, counted)
     spans = classified.sentences
     cuts = {0, len(text)} | {p for s in spans for p in (s.start, s.end)} | {p for q in placed for p in (q.start, q.end)}
     segments = []

@@ -17,19 +17,15 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
-from functools import cache
 
-import checks.settings.config as config
-import checks.written as written
-import checks.written.notation as notation
 from checks.documents.markup import marked_up
-from checks.documents.segmentation import document_language
 from checks.documents.sources import Quote, heading_rank, section_of
 from checks.results.records import ClaimRecord
 from checks.verdicts.errata import FOR_IMPLEMENTERS, FOR_READERS, SEVERITIES, rank
-from checks.written.conventions import Disagreement, disagreements
-from checks.written.examples import UNCASED, rewritten
-from checks.written.examples import examples as order_examples
+from checks.written.conventions import Disagreement
+from checks.written.examples import UNCASED
+from checks.written.reading import DocumentReading, FormulaReview
+from checks.written.remarks import NotationFinding
 from checks.written.surface import NUMBERED, Blemish, heading_like
 from reports.errata_words import ENGLISH, Words, words
 from reports.model import ClaimView, Site, document_slug, short_name
@@ -121,26 +117,24 @@ class _Entry:
     """(document, line, sentence) of the quote that states the condition the erratum borrows (``stated_by``)."""
 
 
-def errata(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
-    """Each document's errata for its readers (``texts``: the documents' texts by name, None where unreadable):
-    the claims' and the formulas' as written."""
-    claimed = _rows(site, texts, FOR_READERS)
-    readable = {name: text for name, text in texts.items() if text is not None}
-    counted = {d.counting.document: d for d in disagreements(readable)}
-    for name, text in readable.items():
-        rows = claimed[name] + as_written(site, name, text)
-        rows += [row for row in notation_rows(name, text) if not _changed_already(row, rows)]
-        rows += [row for row in example_rows(name, text) if not _changed_already(row, rows)]
-        if name in counted:
-            rows.append(_counting_row(counted[name], text))
-        claimed[name] = _numbered(sorted(rows, key=_in_line_order))
+def errata(site: Site) -> dict[str, list[ErratumRow]]:
+    """Each document's errata for its readers: the claims' and those the run read in the document
+    (checks.written.reading: formulas as written, notation, examples, position counting)."""
+    claimed = _rows(site, FOR_READERS)
+    for reading in site.documents:
+        rows = claimed[reading.name] + as_written(site, reading)
+        rows += [row for row in notation_rows(reading) if not _changed_already(row, rows)]
+        rows += [row for row in example_rows(reading) if not _changed_already(row, rows)]
+        if reading.counting is not None:
+            rows.append(_counting_row(reading.counting, reading))
+        claimed[reading.name] = _numbered(sorted(rows, key=_in_line_order))
     return claimed
 
 
-def _counting_row(found: Disagreement, text: str) -> ErratumRow:
+def _counting_row(found: Disagreement, reading: DocumentReading) -> ErratumRow:
     """A document that counts positions from another place than the other documents (checks.written.conventions)."""
-    own, usual = found.counting, found.others[0].first
-    korean = document_language(text, config.current().language) == "ko"
+    own, usual, text = found.counting, found.others[0].first, reading.text
+    korean = reading.language == "ko"
     quoted = _unbulleted(own.evidence.splitlines()[0])
     if korean:
         others = ", ".join(
@@ -204,17 +198,11 @@ def _unbulleted(line: str) -> str:
     return re.sub(r"^[\s•·▪◦*-]+", "", line)
 
 
-@cache
-def formulas(name: str, text: str) -> list[written.Formula]:
-    """The document's formulas as written, reviewed once per text (checks.written)."""
-    return written.review_text(name, text, written.code_lines(name))
-
-
-def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
+def as_written(site: Site, reading: DocumentReading) -> list[ErratumRow]:
     """A row for each formula of the document whose reader meets a problem (checks.written), with its correction."""
-    rows = []
+    rows, name, text = [], reading.name, reading.text
     lines = text.splitlines(keepends=True)
-    for formula in formulas(name, text):
+    for formula in reading.formulas:
         if not formula.problems:
             continue
         position = text.find(formula.span, sum(len(line) for line in lines[: formula.line - 1]))
@@ -231,24 +219,24 @@ def as_written(site: Site, name: str, text: str) -> list[ErratumRow]:
                 document=name,
                 severity="notation" if unreadable else "error",
                 verdict="",
-                problem=_as_written_problem(formula, document_language(text, config.current().language)),
+                problem=_as_written_problem(formula, reading.language),
                 places=(CorrectedSentence(section, formula.span, formula.corrected_span, position, formula.line),),
                 claims=tuple(_unique(claim.id for claim, _ in quoting)),
                 claim_pages=tuple(_unique(f"claims/{claim.slug}.html" for claim, _ in quoting)),
                 finding=formula.problems[0].kind,
                 page=f"documents/{document_slug(name)}.html#formula-{formula.line}",
-                page_label=_at(name, formula.line, document_language(text, config.current().language)),
+                page_label=_at(name, formula.line, reading.language),
             )
         )
     return rows
 
 
-def notation_rows(name: str, text: str) -> list[ErratumRow]:
+def notation_rows(reading: DocumentReading) -> list[ErratumRow]:
     """A row for each problem of the document's notation (checks.written.notation): symbol lists, one letter with
     two meanings, subscripts run into the next symbol."""
-    language = document_language(text, config.current().language)
+    name, text, language = reading.name, reading.text, reading.language
     rows = []
-    for finding in notation.findings(text, formulas(name, text)):
+    for finding in reading.notation:
         places = []
         for place in finding.places:
             position = _line_start(text, place.line)
@@ -272,12 +260,13 @@ def notation_rows(name: str, text: str) -> list[ErratumRow]:
     return rows
 
 
-def example_rows(name: str, text: str) -> list[ErratumRow]:
+def example_rows(reading: DocumentReading) -> list[ErratumRow]:
     """A row for each word-order example whose grammar fixes the roles anyway (checks.written.examples)."""
-    language = document_language(text, config.current().language)
+    name, text, language = reading.name, reading.text, reading.language
     lines = text.splitlines()
     rows = []
-    for example in order_examples(text):
+    for reviewed in reading.examples:
+        example = reviewed.example
         span = "\n".join(lines[example.first - 1 : example.last])
         shown = " / ".join(f"'{s.text}'" for s in example.sentences)
         good = " / ".join(f"'{s}'" for s in UNCASED[example.language])
@@ -301,7 +290,7 @@ def example_rows(name: str, text: str) -> list[ErratumRow]:
                     CorrectedSentence(
                         _section_at(text, example.first, name),
                         span,
-                        rewritten(example, lines),
+                        reviewed.rewritten,
                         text.find(span, _line_start(text, example.first)),
                         example.first,
                     ),
@@ -360,7 +349,7 @@ def _spanned(place: CorrectedSentence) -> set[int]:
     return set(range(place.line, place.line + place.sentence.count("\n") + 1)) if place.line else set()
 
 
-def _shown_at(finding: notation.NotationFinding) -> str:
+def _shown_at(finding: NotationFinding) -> str:
     """The anchor on the document's page that shows a notation finding: its formula's row, else the text."""
     return f"formula-{finding.formula_line}" if finding.formula_line else "text"
 
@@ -370,7 +359,7 @@ def _line_start(text: str, line: int) -> int:
     return sum(len(part) for part in text.splitlines(keepends=True)[: line - 1])
 
 
-def _as_written_problem(formula: written.Formula, language: str) -> str:
+def _as_written_problem(formula: FormulaReview, language: str) -> str:
     """What the reader of a formula meets, in the document's language."""
     said = [problem.said(language) for problem in formula.problems]
     kinds = list(dict.fromkeys(kind for kind, _ in said))
@@ -383,12 +372,13 @@ def _as_written_problem(formula: written.Formula, language: str) -> str:
     return f"As written (line {formula.line}), the formula {' and '.join(kinds)}: {details}."
 
 
-def for_implementers(site: Site, texts: dict[str, str | None]) -> dict[str, list[ErratumRow]]:
+def for_implementers(site: Site) -> dict[str, list[ErratumRow]]:
     """Each document's notes for implementers: precision limits, implementation details, remarks."""
-    return _rows(site, texts, FOR_IMPLEMENTERS)
+    return _rows(site, FOR_IMPLEMENTERS)
 
 
-def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...]) -> dict[str, list[ErratumRow]]:
+def _rows(site: Site, severities: tuple[str, ...]) -> dict[str, list[ErratumRow]]:
+    texts = {reading.name: reading.text for reading in site.documents}
     entries: dict[str, list[_Entry]] = {name: [] for name in texts}
     for claim in site.claims:
         record = claim.record
@@ -400,7 +390,7 @@ def _rows(site: Site, texts: dict[str, str | None], severities: tuple[str, ...])
         key = record.erratum.point or (f"sentence:{corrected[0][0].text}" if corrected else "")
         for quote, wording in corrected:
             if quote.document in entries:
-                text = texts[quote.document] or ""
+                text = texts[quote.document]
                 position = text.find(quote.text)
                 line = text.count("\n", 0, position) + 1 if position >= 0 else 0
                 place = CorrectedSentence(quote.section, quote.text, wording, position, line)
@@ -462,7 +452,7 @@ def _problem(entry: _Entry) -> str:
     return problem
 
 
-def _stated(record: ClaimRecord, texts: dict[str, str | None]) -> tuple[str, int, str] | None:
+def _stated(record: ClaimRecord, texts: dict[str, str]) -> tuple[str, int, str] | None:
     """Where the quote an erratum borrows its condition from stands (``Erratum.stated_by``)."""
     erratum = record.erratum
     if erratum is None or not erratum.stated_by:

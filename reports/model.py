@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from checks.documents.sources import Quote, document_text, documents, title_of
+from checks.documents.sources import title_of
 from checks.evidence import Evidence, kinds
 from checks.numerics.devices import DEVICES
 from checks.numerics.tolerances import FLOATS
@@ -26,6 +27,7 @@ from checks.results import (
 )
 from checks.results.records import DOCUMENT_CODE
 from checks.verdicts import Verdict, most_severe
+from checks.written.reading import DocumentReading
 
 RUN_SEVERITY = ("error", "failed", "passed", "skipped")
 """A badge shows the most severe status of its runs (statuses of runs, not verdicts)."""
@@ -186,6 +188,8 @@ class Site:
     idle_devices: list[tuple[str, str]] = field(default_factory=list)
     """Devices the claims name where no run ran in these results, each with why (its first skip message): one
     note on the index instead of columns that read "not run"."""
+    documents: list[DocumentReading] = field(default_factory=list)
+    """The documents as the run read them (the first results file that read each one)."""
 
     @property
     def counts(self) -> list[tuple[str, int]]:
@@ -262,17 +266,20 @@ def document_slug(name: str) -> str:
     return slug(name.removesuffix(".txt"))
 
 
-def load(paths: list[Path]) -> Site:
-    """Read every results file (ResultsError on the first bad one) and merge claims by id."""
+def load(paths: list[Path], documents: Callable[[], list[DocumentReading]] | None = None) -> Site:
+    """Read every results file (ResultsError on the first bad one) and merge claims by id. The documents are those
+    the results read (where none of them did, results written before readings were recorded, ``documents()``)."""
     results = [read_results(path) for path in paths]
     sources = [
         ResultsSource(i, path, document.environment)
         for i, (path, document) in enumerate(zip(paths, results, strict=True))
     ]
+    recorded = [reading for document in results for reading in document.documents]
+    read = _documents(recorded or (documents() if documents else []))
     records: dict[str, list[tuple[ResultsSource, ClaimRecord]]] = {}
     for source, document in zip(sources, results, strict=True):
         for record in document.claims:
-            _quotes_documents(source, record)
+            _quotes_documents(source, record, read)
             records.setdefault(record.id, []).append((source, record))
     claims = [_merge(found) for _, found in sorted(records.items())]
     named = _ordered(DEVICES, {run.device for c in claims for _, run in c.runs})
@@ -291,28 +298,35 @@ def load(paths: list[Path]) -> Site:
         for source, document in zip(sources, results, strict=True)
         for record in document.implementations
     ]
-    return Site(sources, claims, devices, dtypes, checked, idle)
+    return Site(sources, claims, devices, dtypes, checked, idle, list(read.values()))
 
 
-def _quotes_documents(source: ResultsSource, record: ClaimRecord) -> None:
+def _documents(readings: list[DocumentReading]) -> dict[str, DocumentReading]:
+    """Each document once (its first reading), in name order; a document the run could not read stops the report."""
+    read: dict[str, DocumentReading] = {}
+    for reading in readings:
+        read.setdefault(reading.name, reading)
+    for reading in read.values():
+        if reading.problem:
+            raise ResultsError(reading.problem)
+    return dict(sorted(read.items()))
+
+
+def _quotes_documents(source: ResultsSource, record: ClaimRecord, read: dict[str, DocumentReading]) -> None:
     """A quote names a document of sources/ exactly: any other name (a path, a file elsewhere) is refused. Each quote's
     section is then shown by its heading's words, without markup (``## 4 Why`` → ``4 Why``)."""
-    known = documents()
     for quote in record.placed:
-        if quote.document not in known:
+        if quote.document not in read:
             raise ResultsError(
                 f"{source.path}: claim {record.id!r} quotes document {quote.document!r}, which is not a file of "
-                f"sources/ (known: {', '.join(known)}); nothing was published"
+                f"sources/ (known: {', '.join(read)}); nothing was published"
             )
-    record.sources = [_titled(quote) for quote in record.sources]
-
-
-def _titled(quote: Quote) -> Quote:
-    try:
-        text = document_text(quote.document)
-    except (OSError, ValueError):
-        return quote
-    return replace(quote, section=title_of(quote.section, text, quote.document))
+    record.sources = [
+        replace(quote, section=title_of(quote.section, read[quote.document].text, quote.document))
+        if quote.document in read
+        else quote
+        for quote in record.sources
+    ]
 
 
 def _ordered(known: tuple[str, ...], seen: set[str]) -> list[str]:

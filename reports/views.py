@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from checks.documents import markup, segmentation, sources
-from checks.documents.coverage import (
-    CATEGORIES,
-    ClassificationError,
-    Classified,
-    Entry,
-    classification_path,
-    read_entries,
-)
+from checks.documents.coverage import CATEGORIES, Classified, Entry
+from checks.documents.markup import marked_up
 from checks.documents.sources import Citation, Quote
 from checks.numerics.tolerances import FLOATS
-from checks.results import Figure, ResultsError, Run
-from checks.settings import config
+from checks.results import Figure, Run
+from checks.written.reading import DocumentReading
 from reports import documents, figures, mathml
 from reports.model import ClaimView, ResultsSource, Shown, Site, document_slug, short_name
 
@@ -30,13 +22,31 @@ from reports.model import ClaimView, ResultsSource, Shown, Site, document_slug, 
 
 @dataclass(frozen=True)
 class DocumentInfo:
-    name: str
-    slug: str
-    title: str
-    text: str | None
-    entries: list[Entry] = field(default_factory=list)
-    """The document's classification file (checks.documents.coverage): the sentences no claim quotes, each with its
-    class."""
+    """A document as the run read it (checks.written.reading), with the names its pages give it."""
+
+    reading: DocumentReading
+
+    @property
+    def name(self) -> str:
+        return self.reading.name
+
+    @property
+    def slug(self) -> str:
+        return document_slug(self.name)
+
+    @property
+    def title(self) -> str:
+        return self.reading.title
+
+    @property
+    def text(self) -> str:
+        return self.reading.text
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The document's classification file (checks.documents.coverage): the sentences no claim quotes, each with
+        its class."""
+        return self.reading.entries
 
     @property
     def short(self) -> str:
@@ -47,7 +57,7 @@ class DocumentInfo:
     @property
     def lang(self) -> str:
         """The language of its text, for the pages' lang attributes (checks.documents.segmentation)."""
-        return segmentation.document_language(self.text or "", config.current().language)
+        return self.reading.language
 
 
 @dataclass(frozen=True)
@@ -58,31 +68,18 @@ class Drawn:
     problem: str = ""
 
 
-def document_infos(sources_dir: Path | None = None) -> list[DocumentInfo]:
-    """Every document of sources/ with its text (the only documents a page shows: checks.reports.model.load
-    refuses a results file quoting any other)."""
-    sources_dir = sources_dir or sources.sources_dir()
-    infos = []
-    for name in sources.documents(sources_dir):
-        try:
-            text = sources.document_text(name, sources_dir)
-            title = markup.layout(name, text).title or name
-        except (OSError, ValueError) as error:
-            raise ResultsError(f"sources/{name}: cannot be shown ({error})") from None
-        try:
-            entries = read_entries(classification_path(name, sources_dir))
-        except ClassificationError as error:
-            raise ResultsError(str(error)) from None
-        infos.append(DocumentInfo(name, document_slug(name), title, text, entries))
-    return infos
+def document_infos(site: Site) -> list[DocumentInfo]:
+    """Every document the results read (the only documents a page shows: reports.model.load refuses a results file
+    quoting any other)."""
+    return [DocumentInfo(reading) for reading in site.documents]
 
 
 def quote_anchor(claim: ClaimView, index: int) -> str:
     return f"q-{claim.slug}-{index + 1}"
 
 
-def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument | None:
-    """The document's text with every claim's quotes placed, or None when its text is not on disk."""
+def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument:
+    """The document's text with every claim's quotes placed."""
     quotes = [
         documents.PlacedQuote(
             claim_id=claim.id,
@@ -97,7 +94,7 @@ def highlighted(info: DocumentInfo, site: Site) -> documents.HighlightedDocument
         for n, quote in enumerate(claim.record.placed)
         if quote.document == info.name
     ]
-    return documents.highlight(info.text, quotes, info.entries, info.name) if info.text is not None else None
+    return documents.highlight(info.reading, quotes)
 
 
 def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument | None) -> dict[str, Any]:
@@ -108,9 +105,7 @@ def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument
         "highlighted": highlighted,
         "quotes": placed,
         "definition": (
-            documents.MARKED_UP_SENTENCE
-            if markup.layout(info.name, info.text or "").joined
-            else documents.PLAIN_TEXT_SENTENCE,
+            _sentence_rule(info),
             *documents.DEFINITION,
         ),
         "categories": {name: covers for name, covers in CATEGORIES.items() if name in used},
@@ -120,11 +115,7 @@ def document_page(info: DocumentInfo, highlighted: documents.HighlightedDocument
 
 def _sentence_rule(info: DocumentInfo) -> str:
     """How a document's sentences are cut: by line in plain text, by paragraph in Markdown and LaTeX."""
-    try:
-        joined = markup.layout(info.name, info.text or "").joined
-    except ValueError:
-        joined = False
-    return documents.MARKED_UP_SENTENCE if joined else documents.PLAIN_TEXT_SENTENCE
+    return documents.MARKED_UP_SENTENCE if marked_up(info.name) else documents.PLAIN_TEXT_SENTENCE
 
 
 def claim_page(claim: ClaimView, site: Site, infos: dict[str, DocumentInfo]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from checks.engine.report import main as reports_main
 from checks.evidence.probe import ProbeRecord
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import ResultsError, read_results, write_results
+from checks.written.reading import read_documents
 from reports.build import build_site
 from reports.model import slug
 from tests.records import claim_record, environment
@@ -233,7 +235,7 @@ def test_one_id_twice_in_one_file_is_broken_once(bad_run):
 
 def test_the_report_builds_with_every_bad_claim_marked_broken(bad_run, tmp_path):
     _, claims, results = bad_run
-    index = build_site([results], tmp_path).read_text()
+    index = build_site([results], tmp_path, documents=read_documents).read_text()
     broken = {key: record for key, record in claims.items() if record.observed == "broken"}
     assert len(broken) == len(BAD_FILES)
     for key, record in broken.items():
@@ -313,7 +315,7 @@ def test_a_claim_record_without_an_id_is_refused(tmp_path):
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"schema": SCHEMA, "environment": {}, "claims": [{"title": "no id"}, 3]}))
     with pytest.raises(ResultsError):
-        build_site([path], tmp_path / "html")
+        build_site([path], tmp_path / "html", documents=read_documents)
 
 
 # Interrupted runs: the previous results file (and the report built from it) stay as they were.
@@ -333,7 +335,7 @@ class Poison:
 def test_an_interrupted_write_keeps_the_previous_results_and_report(tmp_path, error):
     results = _real_results(tmp_path)
     site = tmp_path / "html"
-    build_site([results], site)
+    build_site([results], site, documents=read_documents)
     before = {p: p.read_bytes() for p in [results, *site.rglob("*.html")]}
     with pytest.raises(type(error)):
         write_results(results, [claim_record("bad.poisoned", title=Poison(error))], environment(date="later"))
@@ -387,13 +389,14 @@ def test_a_record_naming_a_document_outside_sources_is_refused_and_publishes_not
 
 
 def test_a_document_of_sources_that_is_not_text_is_refused_with_its_name(tmp_path):
-    from reports.views import document_infos
-
     (tmp_path / "000_binary.txt").write_bytes(b"\xff\xfe\x00binary")
-    with pytest.raises(
-        ResultsError, match=rf"sources/000_binary.txt: cannot be shown \({tmp_path}/000_binary.txt is not UTF-8"
-    ):
-        document_infos(tmp_path)
+    (reading,) = read_documents(tmp_path)
+    said = rf"sources/000_binary.txt: cannot be shown \({tmp_path}/000_binary.txt is not UTF-8"
+    assert re.match(said, reading.problem) and not reading.text
+    results = tmp_path / "results.json"
+    write_results(results, [claim_record("a.claim", sources=[])], environment(), documents=[reading])
+    with pytest.raises(ResultsError, match=said):
+        build_site([results], tmp_path / "html")
 
 
 def test_a_quote_names_a_document_not_a_path():

@@ -19,6 +19,7 @@ from checks.engine import cli
 from checks.engine.cli import main as checks_main
 from checks.results import Figure, read_results, write_results
 from checks.results.records import Series
+from checks.written.reading import read_documents
 from reports import views
 from reports.build import build_site
 from tests.records import claim_record, environment
@@ -109,7 +110,7 @@ def test_a_malformed_mutation_file_is_left_out_saying_why(tmp_path, capsys):
     write_results(results, [claim_record("clear.one")], environment())
     (tmp_path / "html").mkdir()
     (tmp_path / "html" / "mutants.json").write_text(json.dumps({"killed": "many", "mutants": [{}]}))
-    build_site([results], tmp_path / "html")
+    build_site([results], tmp_path / "html", documents=read_documents)
     said = capsys.readouterr().out
     assert "warning:" in said and "mutants.json" in said and "leaves the mutation score out" in said
     assert "The mutation results could not be read" in (tmp_path / "html" / "implementations.html").read_text()

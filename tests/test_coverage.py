@@ -22,6 +22,7 @@ from checks.engine.environment import environment
 from checks.engine.report import main as reports_main
 from checks.engine.sentences import catalog_coverage
 from checks.results.codec import to_json
+from checks.written.reading import read_documents
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, ESCAPE_QUOTE, escaping_record, write_document
 
@@ -181,7 +182,7 @@ def test_the_classification_files_are_reviewable_one_line_per_sentence():
 
 def test_coverage_json_lists_every_sentence_with_its_class_and_claims(tmp_path):
     out = tmp_path / "site"
-    build_site([one_claim_results(tmp_path)], out, say=lambda line: None)
+    build_site([one_claim_results(tmp_path)], out, say=lambda line: None, documents=read_documents)
     data = json.loads((out / "coverage.json").read_text(encoding="utf-8"))
     assert sorted(data["documents"]) == documents()
     second = data["documents"]["002_86fa32f25d4c4c54.txt"]

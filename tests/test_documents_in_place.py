@@ -20,6 +20,7 @@ from checks.engine.cli import main
 from checks.engine.discovery import claim_files, load_claims
 from checks.engine.outcomes import Outcomes
 from checks.settings import config
+from checks.written.reading import read_documents
 from reports.build import build_site
 
 PAPER = r"""---
@@ -132,7 +133,7 @@ def test_the_site_shows_the_title_and_sections_without_markers(researcher):
     (claim,) = [claim for path in claim_files(settings.claims) for claim in load_claims(path)]
     results = researcher / "results.json"
     write_results(results, [Outcomes().record(claim)], environment())
-    build_site([results], researcher / "site")
+    build_site([results], researcher / "site", documents=read_documents)
     page = (researcher / "site" / "documents" / "attention.md.html").read_text(encoding="utf-8")
     assert '<h1 lang="en">Attention Is All You Need (excerpts)</h1>' in page, "the title without its marker"
     claim_page = next((researcher / "site" / "claims").glob("*.html")).read_text(encoding="utf-8")
@@ -265,7 +266,7 @@ def test_the_footnote_is_proved_from_its_assumptions_and_a_wrong_variance_refute
     assert all(r.statistics and r.statistics.statistic > r.statistics.threshold for r in wrong_runs)
     results = researcher / "results.json"
     write_results(results, list(records.values()), environment())
-    build_site([results], researcher / "site")
+    build_site([results], researcher / "site", documents=read_documents)
     page = (researcher / "site" / "claims" / "paper.dot-variance.html").read_text(encoding="utf-8")
     assert "proved, assuming:</strong> q: components q_i independent" in page
     assert 'section <span lang="en">Footnote 4</span>' in page

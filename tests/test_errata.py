@@ -13,6 +13,7 @@ import pytest
 from checks import Claim, Document, Erratum
 from checks.engine.discovery import claim_files, claims_index, load_claims
 from checks.verdicts.errata import AGREES_WITH, SEVERITIES
+from checks.written.reading import read_documents
 from reports.build import build_site
 from tests.report_fixtures import ESCAPE_ID, write_fixture_results
 
@@ -57,7 +58,7 @@ def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_
 
 def test_the_site_lists_errata_in_line_order_with_markdown_csv_and_json(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
-    build_site([cpu, cuda], tmp_path / "html")
+    build_site([cpu, cuda], tmp_path / "html", documents=read_documents)
     every = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))
     assert list(every["severities"]) == list(SEVERITIES)
     rows = every["documents"]["002_86fa32f25d4c4c54.txt"]
@@ -113,7 +114,7 @@ def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_docu
     ]
     results = tmp_path / "r.json"
     write_results(results, records, environment())
-    build_site([results], tmp_path / "html")
+    build_site([results], tmp_path / "html", documents=read_documents)
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     assert '<span class="count">1</span>claims on the documents' in index
     assert '<li class="v-qualified"><span class="count">0</span>qualified</li>' in index
@@ -125,7 +126,7 @@ def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_docu
 
 def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_each_erratums_severity(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
-    build_site([cpu, cuda], tmp_path / "html")
+    build_site([cpu, cuda], tmp_path / "html", documents=read_documents)
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     row = index.split(f'id="row-{ESCAPE_ID}"')[1].split("</tr>")[0]
     assert 'derived from <a href="claims/pe.constant-norm.html"><code>pe.constant-norm</code></a>' in row
@@ -136,10 +137,10 @@ def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_eac
 
 def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
-    build_site([cpu], tmp_path / "cpu")
+    build_site([cpu], tmp_path / "cpu", documents=read_documents)
     index = (tmp_path / "cpu" / "index.html").read_text(encoding="utf-8")
     assert "cuda: no run ran on it in these results" in index and 'title="cuda float32"' not in index
-    build_site([cpu, cuda], tmp_path / "both")
+    build_site([cpu, cuda], tmp_path / "both", documents=read_documents)
     both = (tmp_path / "both" / "index.html").read_text(encoding="utf-8")
     assert 'title="cuda float32"' in both and "no run ran on it" not in both
 
@@ -171,7 +172,7 @@ def test_the_glossary_explains_every_verdict_and_severity_and_every_page_links_t
 
     assert {str(v) for v in Verdict} <= set(TERMS) and {f"severity: {s}" for s in SEVERITIES} <= set(TERMS)
     cpu, _ = write_fixture_results(tmp_path / "results")
-    build_site([cpu], tmp_path / "html")
+    build_site([cpu], tmp_path / "html", documents=read_documents)
     page = (tmp_path / "html" / "glossary.html").read_text(encoding="utf-8")
     assert '<dt id="Groebner_reduction">Groebner reduction</dt>' in page
     for path in ("index.html", f"claims/{ESCAPE_ID}.html", "documents/002_86fa32f25d4c4c54.html"):
@@ -229,7 +230,7 @@ def test_the_sentences_of_one_erratum_make_one_row_each_with_its_line(tmp_path):
     erratum = Erratum("condition", "one point", "고친 문장.", sentence=main.text, also={other.text: "또 고친 문장."})
     record = claim_record("errata.two-places", "qualified", "qualified", sources=[main, other], erratum=erratum)
     write_results(tmp_path / "r.json", [record], environment())
-    build_site([tmp_path / "r.json"], tmp_path / "html")
+    build_site([tmp_path / "r.json"], tmp_path / "html", documents=read_documents)
     rows = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
     (row,) = [r for r in rows["002_86fa32f25d4c4c54.txt"] if r["claims"] == ["errata.two-places"]]
     assert [p["wording"] for p in row["places"]] == ["또 고친 문장.", "고친 문장."], "in the document's order"
@@ -286,7 +287,7 @@ def test_a_note_beside_qualified_reads_as_a_remark_and_an_erratum_the_run_contra
     ]
     results = tmp_path / "r.json"
     write_results(results, records, environment())
-    build_site([results], tmp_path / "html")
+    build_site([results], tmp_path / "html", documents=read_documents)
     noted = (tmp_path / "html" / "claims" / "a.note.html").read_text(encoding="utf-8")
     assert f"note</span> {SEVERITIES['note']}" in noted and "true where" not in noted
     withheld = (tmp_path / "html" / "claims" / "a.error.html").read_text(encoding="utf-8")
@@ -305,7 +306,7 @@ def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_
     from reports.errata import markdown as errata_markdown
 
     cpu, cuda = write_fixture_results(tmp_path / "results")
-    build_site([cpu, cuda], tmp_path / "html")
+    build_site([cpu, cuda], tmp_path / "html", documents=read_documents)
     every = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))
     for name, rows in every["documents"].items():
         for row in rows:
@@ -343,7 +344,7 @@ def test_a_control_is_refuted_as_expected_without_colouring_or_correcting_the_se
     reading = "M_k depends on pos too: a reading the lesson does not make, whose shift matrix would change with pos."
     control = claim_record("control.pos-dependent", "refuted", "refuted", sources=[said], control=reading)
     write_results(tmp_path / "r.json", [control], environment())
-    build_site([tmp_path / "r.json"], tmp_path / "html")
+    build_site([tmp_path / "r.json"], tmp_path / "html", documents=read_documents)
     rows = json.loads((tmp_path / "html" / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"]
     assert not [r for rs in rows.values() for r in rs if "control.pos-dependent" in r["claims"]]
     page = (tmp_path / "html" / "documents" / "002_86fa32f25d4c4c54.html").read_text(encoding="utf-8")

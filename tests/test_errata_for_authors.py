@@ -13,6 +13,7 @@ import pytest
 from checks.documents.sources import document_text
 from checks.engine.discovery import claim_files, load_claims
 from checks.verdicts.errata import fields
+from checks.written.reading import read_documents
 from checks.written.surface import blemishes
 from reports.build import build_site
 from tests.report_fixtures import write_fixture_results
@@ -25,7 +26,7 @@ LESSON_000, LESSON_001, LESSON_002 = "000_1100ff0056b332e7.txt", "001_53050abb35
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("authors")
     cpu, cuda = write_fixture_results(folder / "results")
-    build_site([cpu, cuda], folder / "html", say=lambda _: None)
+    build_site([cpu, cuda], folder / "html", say=lambda _: None, documents=read_documents)
     return folder / "html"
 
 

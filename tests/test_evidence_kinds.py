@@ -19,6 +19,7 @@ from checks.results import ClaimRecord, EvidenceRecord, Finding, write_results
 from checks.results.codec import from_json, to_json
 from checks.results.schema import generate, results_schema
 from checks.verdicts import Verdict, Weight
+from checks.written.reading import read_documents
 from reports import build
 from tests.records import environment
 
@@ -113,6 +114,6 @@ def test_a_new_kind_is_shown_by_its_own_template(tmp_path, monkeypatch):
         lambda _: jinja2.ChoiceLoader([jinja2.FileSystemLoader(tmp_path / "templates"), packaged]),
     )
     monkeypatch.setattr("checks.results.files._results_schema", results_schema)
-    build.build_site([results], tmp_path / "html")
+    build.build_site([results], tmp_path / "html", documents=read_documents)
     page = (tmp_path / "html" / "claims" / "tally.all.html").read_text()
     assert '<h2 id="evidence-tally">Tallies</h2>' in page and "<p class=tally>2 of 2</p>" in page

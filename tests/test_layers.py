@@ -120,10 +120,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("checks.settings", "checks.verdicts", "checks.symbolic"),
     # the documents, numbers, statistics, formulas
     ("checks.documents", "checks.numerics", "checks.statistics", "checks.formulas"),
+    # the documents' formulas, notation and examples read
+    ("checks.written",),
     # what a run records
     ("checks.results",),
-    # implementations and their adapters, figures, the documents' formulas read
-    ("checks.implementations", "checks.figures", "checks.written"),
+    # implementations and their adapters, figures
+    ("checks.implementations", "checks.figures"),
     # the kinds of evidence and their runners
     ("checks.evidence",),
     # the claim model, and the helpers the face re-exports

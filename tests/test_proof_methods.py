@@ -10,6 +10,7 @@ import sympy as sp
 from checks import Document, Proof
 from checks.evidence.proof import record_of
 from checks.results import write_results
+from checks.written.reading import read_documents
 from reports.build import build_site
 from tests.records import claim_record, environment
 
@@ -50,7 +51,7 @@ def test_a_proof_page_explains_the_methods_its_proof_used_and_no_other(tmp_path)
     record = claim_record("a.variance", "proved", "proved", sources=[quote], evidence=[record_of(p, 0.1)])
     results = tmp_path / "r.json"
     write_results(results, [record], environment())
-    build_site([results], tmp_path / "html")
+    build_site([results], tmp_path / "html", documents=read_documents)
     page = (tmp_path / "html" / "claims" / "a.variance.html").read_text(encoding="utf-8")
     assert "How this proof was decided:" in page and "<strong>moments</strong>" in page
     assert "Groebner" not in page and "sin² + cos² = 1" not in page and "sum of squares" not in page

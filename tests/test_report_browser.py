@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from checks.written.reading import read_documents
 from reports import browser
 from reports.build import build_site
 from reports.chromium import missing
@@ -29,7 +30,7 @@ SCREENSHOTS = Path(os.environ.get("THEORY_CLAIMS_SCREENSHOTS") or ROOT / "report
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("browser")
     cpu, cuda = write_fixture_results(folder / "results")
-    build_site([cpu, cuda], folder / "html")
+    build_site([cpu, cuda], folder / "html", documents=read_documents)
     return folder / "html"
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from checks.documents.coverage import Entry
+from checks.documents.coverage import Entry, units
 from checks.engine.report import main
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results
 from checks.results.codec import from_json, to_json
+from checks.written.reading import DocumentReading, Unit, read_documents
 from reports import documents, figures, mathml, search
 from reports.build import CSP, build_site
 from tests.records import environment
@@ -40,7 +41,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def site(results: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    build_site(list(results), out)
+    build_site(list(results), out, documents=read_documents)
     return out
 
 
@@ -200,7 +201,8 @@ def test_highlight_places_quotes_and_classes_every_sentence():
         documents.PlacedQuote("c.gone", "c", "holds", "q-c", "없는 문장", True),
     ]
     entries = [Entry("제목", category="heading")]
-    result = documents.highlight(text, quotes, entries, "doc.txt")
+    cut = [Unit(*unit) for unit in units(text, "doc.txt")]
+    result = documents.highlight(DocumentReading("doc.txt", text, entries=entries, units=cut), quotes)
     assert "".join(s.text for s in result.segments) == text
     assert [q.claim_id for q in result.missing] == ["c.gone"]
     classes = [s.sentence_class for s in result.coverage.sentences]
@@ -265,16 +267,16 @@ def test_45_claims_build_a_page_each(results, tmp_path):
     """The real suite's size (about 45 claims), with a figure of each kind on every claim; its time is a benchmark
     (tests/benchmarks/test_budgets.py, ``tox -e bench``)."""
     path = write_document(tmp_path / "many.json", *many_claims(results[0], 45))
-    build_site([path, path], tmp_path / "html")
+    build_site([path, path], tmp_path / "html", documents=read_documents)
     assert len(list((tmp_path / "html" / "claims").glob("*.html"))) == 45
 
 
 def test_a_rebuild_removes_pages_of_claims_that_are_gone(results, tmp_path):
-    build_site(list(results), tmp_path)
+    build_site(list(results), tmp_path, documents=read_documents)
     document = read_results(results[1])
     only = tmp_path / "only.json"
     write_results(only, document.claims[:1], document.environment)
-    build_site([only], tmp_path)
+    build_site([only], tmp_path, documents=read_documents)
     assert [p.name for p in (tmp_path / "claims").glob("*.html")] == [f"{document.claims[0].id}.html"]
 
 
@@ -332,7 +334,7 @@ def test_mutation_score_is_shown_when_the_folder_has_it(results, tmp_path):
         ],
     }
     (tmp_path / "mutants.json").write_text(json.dumps(mutants))
-    build_site([results[0]], tmp_path)
+    build_site([results[0]], tmp_path, documents=read_documents)
     page = (tmp_path / "implementations.html").read_text(encoding="utf-8")
     assert "<strong>1 / 2</strong>" in page and "pe.formula / c" in page and "survived" in page
     assert "<script>" not in page and "&lt;script&gt;" in page
@@ -351,7 +353,7 @@ def test_a_failure_of_the_documents_own_code_shows_beside_a_proved_verdict(tmp_p
     record = claim_record("a.proved", observed="proved", expected="proved", evidence=[crashed, fine])
     plain = claim_record("b.proved", observed="proved", expected="proved", evidence=[fine])
     write_results(tmp_path / "results.json", [record, plain], environment())
-    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None)
+    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None, documents=read_documents)
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     assert "document code fails: document-torch" in _row(index, "a.proved")
     assert "document code fails" not in _row(index, "b.proved")
@@ -375,7 +377,7 @@ def test_a_derived_claim_is_listed_right_after_the_claim_it_derives_from(tmp_pat
     site = load([tmp_path / "results.json"])
     order = [c.id for c in site.in_reading_order]
     assert order == ["a.parent", "misconception.x", "b.other", "misconception.y", "z.loop", "z.loop2"]
-    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None)
+    build_site([tmp_path / "results.json"], tmp_path / "html", say=lambda _: None, documents=read_documents)
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     rows = re.findall(r'<tr class="claim( derived)?[^"]*" id="row-([^"]+)"', index)
     assert [name for _, name in rows] == order and rows[1] == (" derived", "misconception.x")
@@ -420,7 +422,7 @@ def test_the_fingerprints_per_dtype_show_as_a_table_and_an_envelope_per_capabili
     )
     results = tmp_path / "results.json"
     write_results(results, [claim_record("a.claim")], environment(), implementations=[record])
-    build_site([results], tmp_path / "site")
+    build_site([results], tmp_path / "site", documents=read_documents)
     page = (tmp_path / "site" / "implementations.html").read_text(encoding="utf-8")
     for dtype in ("bfloat16", "float16"):
         section = page[page.index(f'id="precision-sinusoidal-{dtype}"') :]

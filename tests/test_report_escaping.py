@@ -19,6 +19,7 @@ import pytest
 from checks.results.codec import to_json
 from checks.results.files import write_json
 from checks.results.records import SCHEMA_VERSION
+from checks.written.reading import read_documents
 from reports import search
 from reports.build import build_site
 from tests.records import environment
@@ -187,7 +188,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     results = folder / "results.json"
     write_hostile(results, [hostile_record(), hostile_id_record()])
     out = folder / "html"
-    build_site([results], out)
+    build_site([results], out, documents=read_documents)
     return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.html"))}
 
 
@@ -234,6 +235,6 @@ def test_the_checks_catch_a_build_without_autoescaping(tmp_path, monkeypatch):
     monkeypatch.setattr("reports.build.select_autoescape", lambda **_: False)
     results = tmp_path / "results.json"
     write_hostile(results, [hostile_record()])
-    build_site([results], tmp_path / "html")
+    build_site([results], tmp_path / "html", documents=read_documents)
     page = (tmp_path / "html" / "claims" / "escape.every-field.html").read_text(encoding="utf-8")
     assert "script" in Page(page).tags and "<script>alert(1)</script>" in page

@@ -12,6 +12,7 @@ import pytest
 
 import checks.engine.report as reports_cli
 from checks.results import read_results, write_results
+from checks.written.reading import read_documents
 from reports.build import MANIFEST, build_site
 from tests.records import claim_record, environment
 
@@ -80,9 +81,9 @@ def test_a_build_keeps_pages_it_did_not_write_and_says_which_it_removes(tmp_path
     foreign.write_text("<p>kept</p>")
     results = tmp_path / "r.json"
     write_results(results, [claim_record("keep.a"), claim_record("keep.b")], environment())
-    build_site([results], out)
+    build_site([results], out, documents=read_documents)
     write_results(results, [claim_record("keep.a")], environment())
-    build_site([results], out)
+    build_site([results], out, documents=read_documents)
     assert foreign.read_text() == "<p>kept</p>" and not (out / "claims" / "keep.b.html").exists()
     assert (
         "removed 1 page(s) of an earlier build that this one did not write: claims/keep.b.html"

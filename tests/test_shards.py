@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checks.written.reading import read_documents
 from reports.build import build_site
 from reports.model import load
 
@@ -44,7 +45,7 @@ def test_sharded_runs_give_the_unsharded_verdicts_and_merge_into_one_report(tmp_
     assert unsharded.sources[0].environment.shard == ""
 
     out = tmp_path / "site"
-    build_site(shards, out, say=lambda line: None)
+    build_site(shards, out, say=lambda line: None, documents=read_documents)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "(shard 1/2)" in index and "(shard 2/2)" in index
     first = sorted(ran[0])[0]

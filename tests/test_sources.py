@@ -11,6 +11,7 @@ from checks.documents.sources import Citation, Quote, documents
 from checks.engine.cli import main
 from checks.engine.environment import environment
 from checks.results.codec import to_json
+from checks.written.reading import read_documents
 from reports.build import build_site
 from reports.figures import _label_rows
 from tests.report_fixtures import real_records, write_document
@@ -65,7 +66,7 @@ def test_a_fourth_document_gets_checks_new_its_page_its_coverage_and_a_row_in_th
     quoted = _record("fourth.sentence", sources=[to_json(Quote(FOURTH, HEADING, SENTENCE))])
     results = write_document(tmp_path / "r.json", [quoted], to_json(environment("ci", "derandomized")))
     out = tmp_path / "html"
-    build_site([results], out, say=lambda _: None)
+    build_site([results], out, say=lambda _: None, documents=read_documents)
     page = (out / "documents" / "003_fourth_document.html").read_text()
     assert SENTENCE in page and "fourth.sentence" in page
     index = (out / "index.html").read_text()
@@ -80,7 +81,7 @@ def test_a_cited_work_reads_cited_not_verified_and_is_listed_with_its_claims(tmp
     quoted = _record("quote.only")
     results = write_document(tmp_path / "r.json", [cited, quoted], to_json(environment("ci", "derandomized")))
     out = tmp_path / "html"
-    build_site([results], out, say=lambda _: None)
+    build_site([results], out, say=lambda _: None, documents=read_documents)
     page = (out / "claims" / "cite.roformer.html").read_text()
     assert "cited, not verified" in page and "https://arxiv.org/abs/2104.09864v2" in page
     index = (out / "sources.html").read_text()

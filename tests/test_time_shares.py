@@ -27,6 +27,7 @@ from checks.implementations.registry import register, unregister
 from checks.implementations.speed import CALL_BUDGET, LONGEST_SHARE, slow_note
 from checks.implementations.third_party import THIRD_PARTY_ENV
 from checks.results import ClaimRecord, ImplementationRecord, write_results
+from checks.written.reading import read_documents
 from claims.catalog.works import LESSON_002
 from reports.build import build_site
 from tests.faulty_adapters import SlowRope, burn
@@ -181,7 +182,7 @@ def test_the_implementations_page_shows_each_ones_time_a_call_and_names_a_slow_o
     results = tmp_path / "results.json"
     implementations = [record("quick-rope", 0.00031), record("slow-rope", 0.0709)]
     write_results(results, [claim_record("a.claim")], environment(), implementations=implementations)
-    build_site([results], tmp_path / "site", say=lambda line: None)
+    build_site([results], tmp_path / "site", say=lambda line: None, documents=read_documents)
     page = (tmp_path / "site" / "implementations.html").read_text(encoding="utf-8")
     assert ">0.31 ms<" in page
     assert "slow: 70.9 ms a call (budget 50 ms); its cells get a 1.4× longer share of the time limit" in page

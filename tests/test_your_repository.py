@@ -344,7 +344,11 @@ def test_a_repositorys_pages_speak_only_of_itself(pytester, monkeypatch):
     earlier = config.chosen()
     try:
         config.use(pytester.path)
-        build_site([pytester.path / "reports" / "html" / "results.json"], pytester.path / "site", say=lambda _: None)
+        build_site(
+            [pytester.path / "reports" / "html" / "results.json"],
+            pytester.path / "site",
+            say=lambda _: None,
+        )
     finally:
         config.restore(earlier)
     found = {}

@@ -217,13 +217,20 @@ def _entry(row: object, where: str) -> Entry:
     return Entry(row["text"], category, row.get("unchecked", ""))
 
 
-def classify(document: str, text: str, quotes: Iterable[Quoting], entries: list[Entry]) -> Classified:
-    """Give every sentence of ``text`` its class: by the quotes over it, else by its entry, else unclassified."""
+def classify(
+    document: str,
+    text: str,
+    quotes: Iterable[Quoting],
+    entries: list[Entry],
+    counted: Iterable[tuple[int, int, str]] | None = None,
+) -> Classified:
+    """Give every sentence of ``text`` its class: by the quotes over it, else by its entry, else unclassified.
+    ``counted``: the text's units, where already cut (``units``)."""
     placed = [(start, start + len(q.text), q) for q in quotes if q.text and (start := text.find(q.text)) >= 0]
     by_text = {_spaced(entry.text): entry for entry in entries}
     used: set[str] = set()
     sentences = []
-    for index, (start, end, kind) in enumerate(units(text, document)):
+    for index, (start, end, kind) in enumerate(units(text, document) if counted is None else counted):
         sentence = ClassifiedSentence(index, start, end, text[start:end])
         over = [q for a, b, q in placed if a < end and start < b]
         if kind and not over:  # markup: classified by what it is

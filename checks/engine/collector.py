@@ -23,6 +23,7 @@ from checks.implementations.topics import capabilities
 from checks.results.codec import from_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
+from checks.written.reading import read_documents
 
 SHARED = "theory_claims_outcomes"
 """The key under which an xdist controller tells its workers the folder they share outcomes through."""
@@ -104,7 +105,8 @@ class ResultsCollector:
         seed_text = "derandomized" if derandomized else str(seed or "random")
         env = environment(settings.get_current_profile_name(), seed_text, shard_of(self.config))
         target, complete = Path(self.config.getoption("--results")), self.coverage.complete(len(self.records))
-        self.written = save_run(target, self.records, env, complete, self.implementations), complete
+        read = read_documents()
+        self.written = save_run(target, self.records, env, complete, self.implementations, read), complete
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         for record in self.implementations:

@@ -23,6 +23,7 @@ from filelock import Timeout
 import checks.settings.config as config
 from checks.engine.launcher import pytest_command, run_pytest
 from checks.results.files import ResultsError, lock_for
+from checks.written.reading import read_documents
 from reports.build import build_site
 
 
@@ -90,7 +91,7 @@ def _report(args: argparse.Namespace, out: Path) -> int:
             sources += sorted(config.current().evidence.glob("*.json"))
     started = time.perf_counter()
     try:
-        index = build_site(sources, out, baseline=args.baseline)
+        index = build_site(sources, out, baseline=args.baseline, documents=read_documents)
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

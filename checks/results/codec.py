@@ -1,6 +1,6 @@
 """Typed records to JSON and back, by their type hints: the one place that knows the keys.
 
-A record is a dataclass whose fields are JSON-able types: str, int, float, bool, None, lists,
+A record is a dataclass whose fields are JSON-able types: str, int, float, bool, None, lists, tuples,
 ``dict[str, X]``, ``Literal``, other records, ``JSON`` (any JSON value) and ``Tagged`` unions (a
 base class whose subclasses carry a ``kind`` tag). Non-finite floats travel as "inf", "-inf", "nan".
 """
@@ -106,6 +106,11 @@ def _decoder(hint: Any) -> Callable[[JSON, str], Any]:
     if origin is list:
         item = _decoder(args[0])
         return lambda data, path: [item(v, f"{path}[{n}]") for n, v in enumerate(_expect(data, list, path))]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+        return lambda data, path: tuple(item(v, f"{path}[{n}]") for n, v in enumerate(_expect(data, list, path)))
+    if origin is tuple:
+        return _fixed_tuple([_decoder(a) for a in args])
     if origin is dict:
         value = _decoder(args[1])
         return lambda data, path: {k: value(v, f"{path}.{k}") for k, v in _expect(data, dict, path).items()}
@@ -161,6 +166,16 @@ def _union(options: list[Callable[[JSON, str], Any]], hint: Any) -> Callable[[JS
             except DecodeError:
                 continue
         raise DecodeError(path, f"{_shown(data)} is not a {_name(hint)}")
+
+    return decode
+
+
+def _fixed_tuple(items: list[Callable[[JSON, str], Any]]) -> Callable[[JSON, str], Any]:
+    def decode(data: JSON, path: str) -> tuple[Any, ...]:
+        found = _expect(data, list, path)
+        if len(found) != len(items):
+            raise DecodeError(path, f"holds {len(found)} values, not {len(items)}")
+        return tuple(item(v, f"{path}[{n}]") for n, (item, v) in enumerate(zip(items, found, strict=True)))
 
     return decode
 

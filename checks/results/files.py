@@ -23,6 +23,7 @@ from checks.results.records import (
     MutationResults,
     Results,
 )
+from checks.written.reading import DocumentReading
 
 """Where a run writes its results unless told otherwise (the report's folder, inside the repository)."""
 
@@ -64,10 +65,16 @@ def write_results(
     environment: Environment,
     reran: Iterable[str] = (),
     implementations: Iterable[ImplementationRecord] = (),
+    documents: Iterable[DocumentReading] = (),
 ) -> None:
     """Write a results file atomically (a temporary file in the same folder, then os.replace)."""
     document = Results(
-        SCHEMA_VERSION, environment, sorted(claims, key=lambda c: c.id), sorted(reran), list(implementations)
+        SCHEMA_VERSION,
+        environment,
+        sorted(claims, key=lambda c: c.id),
+        sorted(reran),
+        list(implementations),
+        list(documents),
     )
     write_json(path, to_json(document))
 
@@ -78,29 +85,30 @@ def save_run(
     environment: Environment,
     complete: bool,
     implementations: list[ImplementationRecord] | None = None,
+    documents: list[DocumentReading] | None = None,
 ) -> Path:
     """Write a run's records; a run of only some claims never replaces a file holding others with less.
 
     A partial run is merged into the results file already at ``path`` (its claims replace their earlier
     records, the file lists them as re-run; its implementations' records replace theirs); where that file
     cannot be read, the run goes beside it, to ``<name>-partial.json``, and the file stays as it was.
-    Returns where the records went.
+    The documents' readings are the latest run's (it read every document). Returns where the records went.
     """
-    mine = implementations or []
+    mine, read = implementations or [], documents or []
     with lock_for(path):  # two runs merging at once: one after the other
         if complete or not path.exists():
-            write_results(path, claims, environment, (), mine)
+            write_results(path, claims, environment, (), mine, read)
             return path
         ran = [claim.id for claim in claims]
         try:
             earlier = read_results(path)
         except ResultsError:
             beside = path.with_name(f"{path.stem}-partial.json")
-            write_results(beside, claims, environment, ran, mine)
+            write_results(beside, claims, environment, ran, mine, read)
             return beside
         merged = {claim.id: claim for claim in earlier.claims} | {claim.id: claim for claim in claims}
         checked = {record.name: record for record in earlier.implementations} | {record.name: record for record in mine}
-        write_results(path, merged.values(), environment, ran, checked.values())
+        write_results(path, merged.values(), environment, ran, checked.values(), read)
         return path
 
 

@@ -15,6 +15,7 @@ from checks.documents.sources import Citation, Quote
 from checks.results.codec import JSON, Tagged
 from checks.verdicts import Verdict
 from checks.verdicts.errata import Erratum
+from checks.written.reading import DocumentReading
 
 SCHEMA_VERSION = "theory-claims/results/4"
 DOCUMENT_CODE = "document-"
@@ -323,6 +324,8 @@ class Results:
     reran: list[str]
     """The claims the latest run ran, when it ran only some and was merged into an earlier file (else empty)."""
     implementations: list[ImplementationRecord]
+    documents: list[DocumentReading] = field(default_factory=list)
+    """Each document of sources/ as the run read it, for the report's pages (checks.written.reading)."""
 
 
 @dataclass

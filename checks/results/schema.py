@@ -53,8 +53,11 @@ def _define(hint: Any, definitions: dict[str, JSON]) -> dict[str, JSON]:
         return {"anyOf": [_define(a, definitions) for a in args]}
     if origin is Literal:
         return {"enum": list(args)}
-    if origin is list:
+    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
         return {"type": "array", "items": _define(args[0], definitions)}
+    if origin is tuple:
+        items = [_define(a, definitions) for a in args]
+        return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items)}
     if origin is dict:
         return {"type": "object", "additionalProperties": _define(args[1], definitions)}
     if isinstance(hint, type) and issubclass(hint, Enum):
