@@ -4,7 +4,6 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.attention import attention_per_query, rnn_layer, self_attention, single_threaded
 from checks.helpers.attention_costs import (
     RECURRENT_CELLS,
     REFERENCE_LAYERS,
@@ -23,6 +22,7 @@ from checks.helpers.attention_costs import (
     n,
     rnn_flops,
 )
+from checks.helpers.attention_layers import attention_per_query, rnn_layer, self_attention, single_threaded
 from checks.helpers.attention_rounding import (
     close_attention,
     close_pooled,

@@ -4,6 +4,6 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.symbolic.formulas import BASE, d_model, i, k, omega, pair, pairs_sum, pos, rotation, shift_block, w
+from checks.symbolic.document_formulas import BASE, d_model, i, k, omega, pair, pairs_sum, pos, rotation, shift_block, w
 
 __all__ = ["BASE", "d_model", "i", "k", "omega", "pair", "pairs_sum", "pos", "rotation", "shift_block", "w"]

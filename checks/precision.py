@@ -4,7 +4,7 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.precision import (
+from checks.helpers.precision_envelopes import (
     Boundary,
     cosine_gaps,
     dot_identity_envelopes,

@@ -16,7 +16,7 @@ from checks.helpers.encodings import (
 from checks.helpers.similarity import dot, dot_scale, first_increase, similarity_curve, sin_only
 from checks.numerics.backends import NumpyBackend, TorchBackend
 from checks.numerics.devices import available_devices
-from checks.numerics.reference import Reference, frequency_values
+from checks.numerics.reference_implementations import Reference, frequency_values
 from checks.numerics.tolerances import angle_scale, tolerance
 
 __all__ = [

@@ -5,7 +5,7 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.rope import (
+from checks.helpers.rope_scores import (
     additive_score_rows,
     additive_scores,
     common_shift_batches,

@@ -5,8 +5,8 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.rope import attention_input_batches, query_key_batches
-from checks.helpers.strategies import (
+from checks.helpers.rope_scores import attention_input_batches, query_key_batches
+from checks.helpers.variable_strategies import (
     UNIT,
     Batch,
     as_batch,

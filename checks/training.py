@@ -4,7 +4,7 @@ Part of the public face for claim files (docs/writing-claims.md); what it re-exp
 
 from __future__ import annotations
 
-from checks.helpers.training import (
+from checks.helpers.tiny_encoders import (
     AT_TRAINED,
     MODEL,
     OFFSET,

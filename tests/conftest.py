@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checks.settings.extras import installed
+from checks.settings.extras import EXTRAS, extra_of, installed, line, needed
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the catalog's helpers (claims.catalog), as claim files import them
@@ -46,3 +46,30 @@ def pytest_configure() -> None:
         importlib.import_module("torch._dynamo")
     if installed("cvxpy"):
         importlib.import_module("cvxpy")
+
+
+class ExtraModule(pytest.Module):
+    """A test module; one that imports an extra that is not installed (the core install: ``tox -e core``) is skipped
+    with the extra's line, as the engine skips the evidence that needs it."""
+
+    def _getobj(self):
+        try:
+            return super()._getobj()
+        except pytest.Collector.CollectError as error:
+            missing = needed(error)
+            if missing is None:
+                raise
+            raise pytest.skip.Exception(line(extra_of(missing) or "", missing), allow_module_level=True) from None
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module:
+    return ExtraModule.from_parent(parent, path=module_path)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``needs("torch", …)`` is skipped with the extra's line where one of them is not installed."""
+    for marker in item.iter_markers("needs"):
+        for extra in marker.args:
+            missing = next((module for module in EXTRAS[extra] if not installed(module)), None)
+            if missing is not None:
+                pytest.skip(line(extra, missing))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from checks.symbolic.formulas import omega, pairs_sum, rotation, shift_block
+from checks.symbolic.document_formulas import omega, pairs_sum, rotation, shift_block
 
 x, y, z, a, b = sp.symbols("x y z a b", real=True)
 pos, k, w, m, n = sp.symbols("pos k omega m n", real=True)

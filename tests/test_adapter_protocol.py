@@ -10,8 +10,8 @@ from hypothesis.errors import FlakyFailure
 
 from checks.evidence.check import CheckRun
 from checks.evidence.check.runner import _message
-from checks.helpers.rope import common_shift_batches
-from checks.helpers.strategies import d_models, position_and_offset, position_offset_batches
+from checks.helpers.rope_scores import common_shift_batches
+from checks.helpers.variable_strategies import d_models, position_and_offset, position_offset_batches
 from checks.implementations.base import ImplementationFailure, declaration_error
 from checks.implementations.mutants import MUTANTS, python_name
 from checks.implementations.registry import load

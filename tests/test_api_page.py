@@ -17,6 +17,7 @@ from checks.engine.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("name", checks.PUBLIC)
 def test_every_public_module_declares_its_names_and_each_has_a_docstring(name):
     module = import_module(name)
@@ -27,11 +28,13 @@ def test_every_public_module_declares_its_names_and_each_has_a_docstring(name):
     assert undocumented == [], f"{name}: no docstring (for a constant: a string literal right after it)"
 
 
+@pytest.mark.needs("torch")
 def test_the_api_page_is_what_the_generator_writes():
     page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     assert page == api_page(), "docs/api.md is out of date: run `python -m checks.engine.developer api`"
 
 
+@pytest.mark.needs("torch")
 def test_the_developer_command_writes_the_page_and_the_users_command_has_none(tmp_path, capsys):
     """Issue 61: `theory-claims api` wrote docs/api.md into a user's sources folder, where it became a document,
     and `schema` rewrote a file inside site-packages: both are developer commands of this checkout now."""
@@ -47,6 +50,7 @@ def test_the_developer_command_writes_the_page_and_the_users_command_has_none(tm
         assert refused.value.code == 2 and f"invalid choice: '{command}'" in capsys.readouterr().err
 
 
+@pytest.mark.needs("torch")
 def test_docstrings_are_read_through_re_exports_and_after_constants():
     import checks.attention
     import checks.strategies

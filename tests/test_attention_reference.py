@@ -11,11 +11,11 @@ from hypothesis import given, settings
 
 from checks.evidence.check import CheckRun
 from checks.evidence.check.harness import Trial
-from checks.helpers.attention import attention_per_query, rnn_layer, self_attention, single_threaded, tanh
 from checks.helpers.attention_costs import attention_flops, counted_flops, dependency_depth, dispatched_ops, rnn_flops
+from checks.helpers.attention_layers import attention_per_query, rnn_layer, self_attention, single_threaded, tanh
 from checks.helpers.attention_rounding import close_attention, rounding_scale
 from checks.helpers.sentences import Sentence, permutation_matrix
-from checks.helpers.strategies import LONG_SEQUENCE, as_batch, sentence_batches, sentences
+from checks.helpers.variable_strategies import LONG_SEQUENCE, as_batch, sentence_batches, sentences
 from checks.implementations.registry import by_name
 from checks.numerics.backends import NumpyBackend, TorchBackend
 from checks.numerics.tolerances import UNIT_ROUNDOFF

@@ -13,7 +13,7 @@ from checks.evidence.check import Check, CheckRun
 from checks.evidence.check.harness import Trial, VacuousTolerance
 from checks.evidence.check.rows import BatchShapeError
 from checks.evidence.check.runner import batch_size, run_check
-from checks.helpers.strategies import (
+from checks.helpers.variable_strategies import (
     Batch,
     as_batch,
     position_batches,
@@ -141,6 +141,7 @@ def test_position_batches_are_distinct_or_the_whole_range(data):
         assert data.draw(position_batches()).tolist() == list(range(129)), "float16's positions 0 … 128, all of them"
 
 
+@pytest.mark.needs("torch")
 def test_a_domain_smaller_than_the_profile_asks_is_drawn_whole_and_no_more():
     c = claim("exhausted")
 
@@ -165,6 +166,7 @@ def test_pairs_and_shifts_from_so_small_a_range_are_drawn_whole(data):
         assert len(data.draw(position_offset_batches())) <= 129, "129 × 257 rows: a shift drawn per position"
 
 
+@pytest.mark.needs("torch")
 def test_a_run_over_so_small_a_domain_ends_in_few_test_cases():
     c = claim("whole-product")
     cases = []
@@ -180,6 +182,7 @@ def test_a_run_over_so_small_a_domain_ends_in_few_test_cases():
     assert len(cases) <= 120, f"{len(cases)} test cases"
 
 
+@pytest.mark.needs("torch")
 def test_thorough_runs_a_hundred_test_cases_of_a_hundred_distinct_examples():
     assert batch_size(10_000) == 100 and batch_size(40) == 1
     sizes = []
@@ -249,6 +252,7 @@ def test_each_takes_rows_one_by_one_and_an_assume_drops_only_its_row():
         t.each(words.view(Batch), lambda word: t.close([1.0 if word == "c" else 0.0], [0.0]))
 
 
+@pytest.mark.needs("torch")
 def test_batches_smaller_than_the_nominal_size_still_reach_the_examples_asked_for():
     """bfloat16's whole position range is 9 rows per test case: the top-up rounds count the rows actually drawn."""
     c = claim("small-batches")

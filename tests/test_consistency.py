@@ -78,6 +78,7 @@ def signature(document: str, sentence: str, claims: list[Claim]) -> tuple[str, f
     return str(most_severe({c.expect for c in quoting})), frozenset(points)
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_sentences_that_say_one_thing_share_verdict_and_caveat(group: str) -> None:
     claims = list(claims_index().values())
@@ -90,6 +91,7 @@ def test_sentences_that_say_one_thing_share_verdict_and_caveat(group: str) -> No
         )
 
 
+@pytest.mark.needs("torch")
 def test_a_sentence_without_the_caveat_is_caught() -> None:
     """The check fails on a group that mixes a caveated sentence with one no erratum corrects."""
     claims = list(claims_index().values())

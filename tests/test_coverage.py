@@ -45,6 +45,7 @@ def catalog():
     return catalog_coverage()
 
 
+@pytest.mark.needs("torch")
 def test_every_sentence_of_every_document_has_exactly_one_class(catalog):
     assert sorted(catalog) == documents()
     problems = [line for classified in catalog.values() for line in classified.problems()]
@@ -53,6 +54,7 @@ def test_every_sentence_of_every_document_has_exactly_one_class(catalog):
         assert all(s.sentence_class != "unclassified" for s in classified.sentences)
 
 
+@pytest.mark.needs("torch")
 def test_at_least_95_percent_of_checkable_sentences_are_checked(catalog):
     checked = sum(c.checked for c in catalog.values())
     checkable = sum(c.checkable for c in catalog.values())

@@ -9,6 +9,8 @@ from checks.engine.discovery import find_claim
 from checks.evidence.probe import Probe, Recorder
 from reports import figures
 
+pytestmark = pytest.mark.needs("torch")
+
 DOCUMENT = "002_86fa32f25d4c4c54.txt"
 DEMOS = {
     # demo: (its heading in the document, claim, figure, what its title, alt or labels must say)

@@ -70,6 +70,7 @@ def _read(path: Path) -> Page:
     return page
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("path", _pages(), ids=lambda p: p.name)
 def test_every_example_of_the_page_runs_and_its_claims_give_their_verdicts(path, pytester, monkeypatch):
     monkeypatch.setenv("THEORY_CLAIMS_PROFILE", "dev")

@@ -24,6 +24,7 @@ HANGUL = range(0xAC00, 0xD7A4)
 LOW_PRECISION = re.compile(r"float16|bfloat16|float32|float64|CPU|GPU|torch|numpy", re.IGNORECASE)
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("path", claim_files(), ids=lambda p: p.name)
 def test_every_refuted_or_qualified_claim_declares_an_erratum_and_a_readers_one_reads_as_the_document(path):
     """One case per claim file (a glob at collection; the file is loaded by its own test, not at collection).
@@ -56,6 +57,7 @@ def test_an_erratum_is_on_the_scale_one_line_each_and_names_only_a_sentence_the_
             Claim(id="a.b", title="t", statement="s", sources=[quote], expect="refuted", erratum=erratum)
 
 
+@pytest.mark.needs("torch")
 def test_the_site_lists_errata_in_line_order_with_markdown_csv_and_json(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
     build_site([cpu, cuda], tmp_path / "html", documents=read_documents)
@@ -124,6 +126,7 @@ def test_a_claim_that_cites_only_a_published_work_is_counted_apart_from_the_docu
     assert '<label for="fv-proved">proved (1)</label>' in index
 
 
+@pytest.mark.needs("torch")
 def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_each_erratums_severity(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
     build_site([cpu, cuda], tmp_path / "html", documents=read_documents)
@@ -135,6 +138,7 @@ def test_the_index_shows_a_derived_claim_with_the_claims_it_derives_from_and_eac
     assert "symbolic: proved, assuming d_model is even" in page and "proved, assuming:</strong>" in page
 
 
+@pytest.mark.needs("torch")
 def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
     cpu, cuda = write_fixture_results(tmp_path / "results")
     build_site([cpu], tmp_path / "cpu", documents=read_documents)
@@ -145,6 +149,7 @@ def test_device_columns_that_ran_nowhere_collapse_into_one_note(tmp_path):
     assert 'title="cuda float32"' in both and "no run ran on it" not in both
 
 
+@pytest.mark.needs("torch")
 def test_a_proofs_assumptions_stand_beside_its_status():
     """pe.constant-norm's proof sums over d_model/2 pairs: it says so wherever it reads "proved"."""
     from checks.engine.outcomes import Outcomes
@@ -166,6 +171,7 @@ def test_latex_in_a_sentence_is_shown_as_mathml_and_anything_else_stays_text():
     assert "javascript" not in hostile.split("</math>")[0] and "<script" not in hostile
 
 
+@pytest.mark.needs("torch")
 def test_the_glossary_explains_every_verdict_and_severity_and_every_page_links_to_it(tmp_path):
     from checks.verdicts import Verdict
     from reports.glossary import TERMS
@@ -299,6 +305,7 @@ def test_a_note_beside_qualified_reads_as_a_remark_and_an_erratum_the_run_contra
     assert "a.error" not in errata and "(고친 문장)" not in errata
 
 
+@pytest.mark.needs("torch")
 def test_every_readers_row_links_to_its_evidence_and_says_no_change_only_beside_a_wording(tmp_path):
     """Issue 61, item 2: a formula no claim quotes links to its line on the document's page; a place without a
     wording says 'no change here' only where another place of its row has one."""

@@ -30,6 +30,7 @@ def site(tmp_path_factory):
     return folder / "html"
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("path", claim_files(), ids=lambda p: p.name)
 def test_a_readers_erratum_of_a_korean_document_says_its_problem_in_korean_with_the_runs_figures(path):
     for claim in load_claims(path):
@@ -45,6 +46,7 @@ def test_a_readers_erratum_of_a_korean_document_says_its_problem_in_korean_with_
         )
 
 
+@pytest.mark.needs("torch")
 def test_the_errata_file_runs_in_line_order_and_counts_what_the_page_and_index_count(site):
     rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"][LESSON_000]
     starts = [min((p["position"] for p in r["places"] if p["position"] >= 0), default=1 << 62) for r in rows]
@@ -67,6 +69,7 @@ def test_the_errata_file_runs_in_line_order_and_counts_what_the_page_and_index_c
     assert row and [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', row.group(0))] == severity_counts
 
 
+@pytest.mark.needs("torch")
 def test_a_formula_as_written_is_explained_in_the_documents_language(site):
     rows = json.loads((site / "errata" / "errata.json").read_text(encoding="utf-8"))["documents"][LESSON_000]
     (escaped,) = [r for r in rows if r["finding"] and any(p["line"] == 311 for p in r["places"])]
@@ -152,6 +155,7 @@ def test_a_plain_texts_surface(text, expected):
     assert len(found) == len(expected) and all(f.startswith(e) for f, e in zip(found, expected, strict=True)), found
 
 
+@pytest.mark.needs("torch")
 def test_a_lesson_that_counts_positions_from_another_place_gets_a_row_citing_the_others(site):
     """Issue 62, item 4: 001 maps token1 to pos 1 where 000's notation and 002 count from 0."""
     from checks.written.conventions import disagreements

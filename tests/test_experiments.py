@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checks.evidence.experiment import Design, Experiment, ExperimentRecord, SeedLog, decide, findings, run_seed
-from checks.helpers.training import Budget, TinyEncoder, train, which_first
+from checks.helpers.tiny_encoders import Budget, TinyEncoder, train, which_first
 
 TASK, BUDGET = which_first(10, 12), Budget(steps=60)
 
@@ -91,7 +91,7 @@ def test_a_claim_refuted_in_one_regime_undecided_in_the_other_and_holding_in_non
 
 def test_a_training_run_shared_by_regimes_scores_as_a_fresh_one_would():
     """offset_trial trains once per (arm, seed, budget) and replays the log: the numbers equal a fresh train()."""
-    from checks.helpers.training import (
+    from checks.helpers.tiny_encoders import (
         OFFSET,
         SEEN,
         TRAINED,
@@ -119,7 +119,7 @@ def test_a_training_run_shared_by_regimes_scores_as_a_fresh_one_would():
 def test_token_back_labels_the_token_offset_positions_back_and_scores_only_the_asked_positions():
     import torch
 
-    from checks.helpers.training import IGNORED, token_back
+    from checks.helpers.tiny_encoders import IGNORED, token_back
 
     tokens, labels = token_back(3, 10, 8, scored=range(5, 8))(torch.Generator().manual_seed(0), 4)
     assert (labels[:, :5] == IGNORED).all()

@@ -79,6 +79,7 @@ def test_equal_is_exact_and_differ_needs_more_than_the_tolerance():
         t.differ([1.0], [1.0 + 1e-7])
 
 
+@pytest.mark.needs("torch")
 def test_t_impl_is_one_type_with_or_without_uses():
     """Without uses= t.impl is the reference adapter bound to the run's backend, as each adapter is with it."""
     t = trial("float64")

@@ -42,6 +42,7 @@ def test_each_true_family_member_holds_at_thousands_of_points(group):
         assert lowest >= -1e-9, (lhs, relation, rhs, lowest)
 
 
+@pytest.mark.needs("sos")
 @pytest.mark.parametrize("group", list(GROUPS))
 def test_of_each_family_95_percent_of_the_true_ones_are_proved_none_refuted(group):
     true = GROUPS[group][0]
@@ -65,6 +66,7 @@ def _decided(inequality: tuple[sp.Expr, str, sp.Expr], expected: str) -> bool:
     return decision.status == expected
 
 
+@pytest.mark.needs("sos")
 def test_the_seeded_sums_generator_is_reproducible_and_decided():
     true, false = generated_sums(16, seed=20261202)
     assert generated_sums(16, seed=20261202) == (true, false) != generated_sums(16, seed=1)
@@ -79,6 +81,7 @@ def test_no_false_inequality_is_proved_and_each_is_refuted_at_a_confirmed_point(
     assert decision.status == "refuted" and decision.witness, decision.reason
 
 
+@pytest.mark.needs("sos")
 def test_at_least_95_percent_of_the_true_ones_are_proved_each_with_an_exact_certificate():
     proved = []
     for lhs, relation, rhs in TRUE:
@@ -91,6 +94,7 @@ def test_at_least_95_percent_of_the_true_ones_are_proved_each_with_an_exact_cert
     assert len(proved) >= 0.95 * len(TRUE), f"{len(proved)}/{len(TRUE)} proved"
 
 
+@pytest.mark.needs("sos")
 def test_the_seeded_generator_gives_no_false_proof_and_proves_the_true_ones():
     true, false = generated(12, seed=20261201)
     assert generated(12, seed=20261201) == (true, false)
@@ -99,6 +103,7 @@ def test_the_seeded_generator_gives_no_false_proof_and_proves_the_true_ones():
     assert all(decide(lhs, rhs, relation).status == "refuted" for lhs, relation, rhs in false)
 
 
+@pytest.mark.needs("sos")
 def test_a_certificate_is_rechecked_by_exact_expansion_and_a_tampered_one_fails():
     (certificate,) = decide(s * sp.cos(t), sp.Rational(1, 2), "<=").certificates
     assert certificate.verify()
@@ -123,6 +128,7 @@ def test_a_certificate_is_rechecked_by_exact_expansion_and_a_tampered_one_fails(
     assert not heavier.verify() and not negative.verify()
 
 
+@pytest.mark.needs("sos")
 def test_a_strict_inequality_needs_a_positive_margin_and_a_touching_one_is_refuted_exactly():
     strict = decide(x**2 + 1, 0, ">")
     assert strict.status == "proved" and strict.certificates[0].epsilon > 0
@@ -130,6 +136,7 @@ def test_a_strict_inequality_needs_a_positive_margin_and_a_touching_one_is_refut
     assert touching.status == "refuted" and touching.witness["difference"] == "0"
 
 
+@pytest.mark.needs("sos")
 def test_outside_the_fragment_is_unknown_with_the_reason(monkeypatch):
     irrational = decide(s + sp.cos(t), sp.sqrt(2), "<=")
     assert irrational.status == "unknown" and "sqrt(2)" in irrational.reason
@@ -139,6 +146,7 @@ def test_outside_the_fragment_is_unknown_with_the_reason(monkeypatch):
     assert sign_changing.status == "unknown" and "denominator x may change sign" in sign_changing.reason
 
 
+@pytest.mark.needs("sos")
 def test_nonnegative_symbols_are_squares_so_a_bound_that_needs_their_sign_is_proved():
     n, d = sp.symbols("n d", positive=True)
     attention_minus_rnn = 6 * n * d**2 + 4 * n**2 * d - 4 * n * d**2
@@ -149,6 +157,7 @@ def test_nonnegative_symbols_are_squares_so_a_bound_that_needs_their_sign_is_pro
         decide(s, 1, "=<")
 
 
+@pytest.mark.needs("sos")
 def test_without_the_witness_search_no_false_inequality_gets_a_certificate(monkeypatch):
     """The certificate path alone, on every false inequality: the search may not find a point, but never proves."""
     monkeypatch.setattr("checks.symbolic.inequality.find_violation", lambda *args, **kwargs: None)
@@ -156,9 +165,10 @@ def test_without_the_witness_search_no_false_inequality_gets_a_certificate(monke
     assert set(statuses.values()) == {"unknown"}, statuses
 
 
+@pytest.mark.needs("sos")
 def test_a_sum_over_symbolic_pairs_is_decided_for_every_number_of_terms():
     """PE(pos)·PE(pos + k) ≤ d_model/2 for every even d_model: termwise cos(ω_i k) ≤ 1, with its certificate."""
-    from checks.symbolic.formulas import d_model, k, omega, pairs_sum, pos
+    from checks.symbolic.document_formulas import d_model, k, omega, pairs_sum, pos
 
     w = omega()
     dot = pairs_sum(sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k)))
@@ -173,6 +183,7 @@ def test_a_sum_over_symbolic_pairs_is_decided_for_every_number_of_terms():
     assert squared.status == "unknown" and "single Sum per side" in squared.reason
 
 
+@pytest.mark.needs("sos")
 def test_a_termwise_bound_that_fails_only_for_some_sizes_is_not_proved_and_the_count_is_a_condition():
     n = sp.Symbol("n", integer=True)
     j = sp.Symbol("j", integer=True)

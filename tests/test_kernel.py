@@ -68,6 +68,7 @@ def test_an_identity_tampered_in_one_coefficient_is_rejected():
     assert kernel.check(tampered) == "1 term(s) remain after multiplying out"
 
 
+@pytest.mark.needs("sos")
 def test_every_certificate_a_decision_keeps_holds_in_the_kernel():
     a, b = sp.symbols("a b", real=True)
     proved = [

@@ -34,6 +34,7 @@ def loaded_after(statement: str) -> set[str]:
     return {m for m in json.loads(done.stdout) if m.startswith(("checks", "reports")) or m == "torch"}
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("helper", HELPERS)
 def test_a_helper_loads_no_engine_no_sandbox_and_no_third_party_adapter(helper):
     loaded = loaded_after(f"import checks.helpers.{helper}")
@@ -106,6 +107,23 @@ def test_the_top_of_checks_holds_only_the_face_and_subpackages():
     assert top - set(checks.PUBLIC) == set(), "an internal module belongs in a subpackage"
 
 
+def test_no_internal_module_shares_a_face_modules_name():
+    """A face module is the one place its name means something: ``checks.precision`` is not also a helper's name
+    (issue 64: face modules re-exported helpers of the same name)."""
+    import checks
+
+    face = {name.rpartition(".")[2] for name in checks.PUBLIC}
+    inside = {
+        str(path.relative_to(ROOT / "checks"))
+        for path in (ROOT / "checks").rglob("*.py")
+        if path.parent != ROOT / "checks"
+        and f"checks.{path.parent.name}" not in checks.PUBLIC  # a face package's own modules (checks/topics/…)
+        and path.stem in face
+    }
+    assert inside == set(), "name the module for what it holds"
+
+
+@pytest.mark.needs("torch")
 def test_every_public_module_loads_and_exports_what_it_names():
     import checks
 
@@ -291,6 +309,7 @@ def test_each_class_name_has_one_meaning():
     assert {name: paths for name, paths in defined.items() if len(paths) > 1} == {}
 
 
+@pytest.mark.needs("torch")
 def test_every_name_the_face_exports_is_used():
     """A name a face module lists in ``__all__`` is used somewhere besides the face module, the module that defines
     it and the generated docs/api.md: by a claim, a test, a documentation page or another module."""

@@ -87,6 +87,19 @@ def _(p):
 }
 
 
+TORCH_ADAPTER = """import torch
+
+
+class TorchTable:
+    name = "torch-table"
+
+    def sinusoidal(self, positions, d_model, dtype, device):
+        return torch.zeros(len(positions), d_model)
+"""
+"""A repository's adapter (and topic) whose module imports torch: left out in the core install, never stopping the
+run."""
+
+
 def core(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """``python -m checks ...`` as the core install runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("THEORY_CLAIMS_")}
@@ -116,11 +129,23 @@ def test_a_repository_runs_on_the_core_install_and_skips_what_needs_an_extra_in_
     assert init.returncode == 0, init.stdout + init.stderr
     for name, source in CLAIMS.items():
         (tmp_path / "claims" / name).write_text(source, encoding="utf-8")
+    (tmp_path / "torch_adapters.py").write_text(TORCH_ADAPTER, encoding="utf-8")
+    settings = tmp_path / "pyproject.toml"
+    empty = 'implementations = ""\n'
+    assert empty in settings.read_text(encoding="utf-8"), "init writes every key"
+    named = 'implementations = "torch_adapters:TorchTable"\n'
+    text = settings.read_text(encoding="utf-8").replace(empty, named)
+    assert 'topics = ""\n' in text
+    settings.write_text(text.replace('topics = ""\n', 'topics = "torch_adapters:SOFTMAX"\n'), encoding="utf-8")
 
     report = core(["report"], tmp_path)
     output = report.stdout + report.stderr
     assert report.returncode == 0, output
     assert "Traceback" not in output
+    left_out = f"implementations 'torch_adapters:TorchTable': {extras.line('torch', 'torch')}"
+    assert f"theory-claims: left out {left_out}" in output, "an adapter needing a missing extra is left out, said once"
+    topic = f"topic 'torch_adapters:SOFTMAX': {extras.line('torch', 'torch')}"
+    assert f"theory-claims: left out {topic}" in output, "so is a topic"
     skipped = {line for line in output.splitlines() if line.startswith("SKIPPED")}
     assert skipped == {
         f"SKIPPED [1] claims/encoder.py:1: {extras.line('torch', 'torch')}",

@@ -15,50 +15,25 @@ import pytest
 from checks.engine.report import main as report_main
 from checks.results import read_results
 from checks.settings import config
+from tests.benchmarks.research_repository import write_repository
 
-POST = """# A post
-
-## Results
-
-Half of one is $\\frac{1}{2$, written without its closing brace.
-
-The identity holds for every real x.
-"""
-CLAIM = """
-import sympy as sp
-
-from checks import Claim, Document
-
-claim = Claim(
-    id="post.identity",
-    title="t",
-    statement="s",
-    sources=[Document("post.md").quote("Results", "The identity holds for every real x.")],
-    expect="proved",
-)
-
-
-@claim.proof
-def _(p):
-    x = sp.Symbol("x", real=True)
-    p.decide(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
-"""
+PROBLEM = "\nHalf of one is $\\frac{1}{2$, written without its closing brace.\n"
+"""A formula no renderer can set: the document page and its errata show it."""
 ROOT = Path(__file__).resolve().parents[1]
 BUILT = re.compile(r"Built \S+ from")
 """The footer's build time: the one thing two builds of the same results may tell apart."""
 
 
 @pytest.fixture
-def repository(pytester, monkeypatch) -> Path:
+def repository(tmp_path, monkeypatch) -> Path:
     for name in [*config.VARIABLES.values(), "THEORY_CLAIMS_ROOT"]:
         monkeypatch.delenv(name, raising=False)
-    pytester.makepyprojecttoml('[tool.theory-claims]\nclaims = "claims"\nsources = "docs"\nprofile = "dev"\n')
-    pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
-    pytester.mkdir("docs").joinpath("post.md").write_text(POST, encoding="utf-8")
-    pytester.mkdir("claims").joinpath("identity.py").write_text(CLAIM, encoding="utf-8")
+    write_repository(tmp_path, claims=1)
+    with (tmp_path / "docs" / "paper.md").open("a", encoding="utf-8") as paper:
+        paper.write(PROBLEM)
     earlier = config.chosen()
-    config.use(pytester.path)
-    yield pytester.path
+    config.use(tmp_path)
+    yield tmp_path
     config.restore(earlier)
 
 
@@ -75,7 +50,7 @@ def test_a_site_rebuilt_from_results_alone_equals_the_runs(repository):
     assert report_main(["--out", str(ran)]) == 0
     results = read_results(ran / "results.json")
     (reading,) = results.documents
-    assert reading.name == "post.md" and "$\\frac{1}{2$" in reading.text
+    assert reading.name == "paper.md" and "$\\frac{1}{2$" in reading.text
     assert [f.problems[0].kind for f in reading.formulas if f.problems] == ["does not render"]
     shutil.rmtree(repository / "docs")  # the report may read nothing but the results
     rebuilt = repository / "rebuilt"
@@ -87,7 +62,7 @@ def test_a_site_rebuilt_from_results_alone_equals_the_runs(repository):
     built = subprocess.run(command, cwd=repository, env=environment, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr  # a fresh process: nothing read before is remembered
     before, after = _pages(ran), _pages(rebuilt)
-    assert "does not render" in before["documents/post.md.html"] and "does not render" in before["errata/post.md.md"]
+    assert "does not render" in before["documents/paper.md.html"] and "does not render" in before["errata/paper.md.md"]
     assert after == before
 
 
@@ -100,4 +75,4 @@ def test_results_written_before_documents_were_recorded_read_them_from_the_sourc
     older.write_text(re.sub(r',\s*"documents": \[.*\]\s*}\s*$', "}", document, flags=re.DOTALL), encoding="utf-8")
     assert not read_results(older).documents
     assert report_main(["--from", str(older), "--out", str(repository / "older")]) == 0
-    assert "does not render" in (repository / "older" / "documents" / "post.md.html").read_text(encoding="utf-8")
+    assert "does not render" in (repository / "older" / "documents" / "paper.md.html").read_text(encoding="utf-8")

@@ -347,6 +347,7 @@ SOFTMAX_CLAIM = '''
 '''
 
 
+@pytest.mark.needs("torch")
 def test_a_repositorys_own_topic_gets_its_matrix_and_finding_with_no_package_edit(installed, tmp_path):
     """A topic defined in a researcher's repository (softmax, three implementations, one faulty), named in its
     [tool.theory-claims]: the installed package runs the contract and the claim against each implementation."""
@@ -377,6 +378,7 @@ def test_a_repositorys_own_topic_gets_its_matrix_and_finding_with_no_package_edi
     assert "softmax-wrong-axis" in page and "values" in page
 
 
+@pytest.mark.needs("sos")
 def test_pytest_in_a_researchers_repository_runs_its_claims_and_the_command_builds_its_site(installed, repository):
     package = Path(
         subprocess.run(

@@ -110,6 +110,7 @@ def test_bad_files_are_broken_with_their_fault(results):
     assert any("zz_duplicate_id.py" in k and "also declared" in v.errors[0] for k, v in broken.items())
 
 
+@pytest.mark.needs("torch")
 def test_runs_record_examples_error_tolerance_and_worst_input(results):
     _, claims, _ = results
     runs = claims["demo.proved"].of(CheckRun)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 import sympy as sp
 
 from checks import Document, Proof
@@ -25,6 +26,7 @@ def _methods(build: Callable[[Proof], object]) -> list[str]:
     return [name for name, _ in record_of(p, 0.0).methods()]
 
 
+@pytest.mark.needs("sos")
 def test_each_decision_records_the_method_it_used():
     assert _methods(lambda p: p.decide(x * (x + 1), x**2 + x)) == ["multiplying out"]
     assert _methods(lambda p: p.decide(sp.sin(t) ** 2 + sp.cos(t) ** 2, 1)) == ["Groebner reduction"]

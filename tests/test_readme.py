@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,6 +26,7 @@ def test_the_readme_claim_is_short_and_imports_only_the_public_face():
     assert modules and set(modules) <= set(checks.PUBLIC)
 
 
+@pytest.mark.needs("torch")
 def test_the_readme_claim_runs_and_is_proved(pytester, monkeypatch):
     monkeypatch.setenv("THEORY_CLAIMS_PROFILE", "dev")
     monkeypatch.setenv("THEORY_CLAIMS_THIRD_PARTY", "0")

@@ -37,6 +37,7 @@ def test_an_inequality_just_past_its_bound_is_refuted_at_a_confirmed_point(lhs, 
     assert decision.witness["difference"].startswith("-"), decision.witness  # confirmed at 50 and 80 digits
 
 
+@pytest.mark.needs("sos")
 def test_random_points_alone_miss_most_of_them(monkeypatch):
     """The measure of the gain: the search before this one (random points, a third at multiples of π/12)."""
     monkeypatch.setattr(inequality, "structured_points", lambda expr, rng: [])

@@ -22,6 +22,8 @@ from reports.build import build_site
 from reports.chromium import missing
 from tests.report_fixtures import ESCAPE_ID, ESCAPE_TITLE, write_fixture_results
 
+pytestmark = pytest.mark.needs("torch")
+
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = Path(os.environ.get("THEORY_CLAIMS_SCREENSHOTS") or ROOT / "reports" / "html" / "screenshots")
 

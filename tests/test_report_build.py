@@ -81,6 +81,7 @@ def test_a_malformed_claim_record_exits_2_naming_it(tmp_path, capsys, field):
     assert f"claim '{ESCAPE_ID}' is malformed" in capsys.readouterr().err
 
 
+@pytest.mark.needs("torch")
 def test_building_from_files_writes_index_claims_and_documents(site):
     names = {p.relative_to(site).as_posix() for p in pages(site)}
     assert "index.html" in names
@@ -91,6 +92,7 @@ def test_building_from_files_writes_index_claims_and_documents(site):
     assert "claims/file_claims_not_loading.py.html" in names
 
 
+@pytest.mark.needs("torch")
 def test_machines_merge_into_device_columns_with_not_run(site, results):
     index = (site / "index.html").read_text()
     row = _row(index, "pe.constant-norm")
@@ -101,6 +103,7 @@ def test_machines_merge_into_device_columns_with_not_run(site, results):
     assert "NVIDIA H200 (fixture)" in index and read_results(results[0]).environment.cpu in index
 
 
+@pytest.mark.needs("torch")
 def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
     """Nothing leaves the site but a cited work's page, an https link marked rel="external noreferrer"; the one
     script is the search page's, allowed there alone, by the hash of its text."""
@@ -129,6 +132,7 @@ def test_every_page_has_the_csp_the_color_schemes_and_no_script(site):
         assert not [v for v in links if re.match(r"([a-z]+:|//)", v or "") and v not in outside], f"{page} links off"
 
 
+@pytest.mark.needs("torch")
 def test_tables_have_captions_and_scoped_headers(site):
     for page in pages(site):
         tags = _tags(page.read_text())
@@ -139,6 +143,7 @@ def test_tables_have_captions_and_scoped_headers(site):
         assert all("aria-label" in dict(attrs) for tag, attrs in tags if tag == "svg"), page
 
 
+@pytest.mark.needs("torch")
 def test_hostile_text_renders_as_text(site):
     html = (site / "claims" / f"{ESCAPE_ID}.html").read_text()
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;x&#34;" in html
@@ -148,6 +153,7 @@ def test_hostile_text_renders_as_text(site):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
 
 
+@pytest.mark.needs("torch")
 def test_claim_page_shows_quote_statement_proof_evidence_and_command(site):
     html = (site / "claims" / "pe.constant-norm.html").read_text()
     assert '<blockquote lang="ko">' in html and "위치와 상관없이" in html
@@ -160,6 +166,7 @@ def test_claim_page_shows_quote_statement_proof_evidence_and_command(site):
     assert re.search(r"<th scope=\"col\"[^>]*>max error</th>", html)
 
 
+@pytest.mark.needs("torch")
 def test_a_proof_reads_in_plain_words_with_the_machine_text_folded(site):
     """No 'angle atom', 'Groebner basis' or 'ε + Σ w·ℓ²' in the prose; SymPy text, certificates and the machine's
     working sit under <details>; the terms that stay link to the glossary."""
@@ -175,6 +182,7 @@ def test_a_proof_reads_in_plain_words_with_the_machine_text_folded(site):
     assert re.search(r"<details class=\"working\"><summary>The statement[^<]*</summary><pre>", proof)
 
 
+@pytest.mark.needs("torch")
 def test_document_page_marks_each_quote_and_defines_coverage(site):
     html = (site / "documents" / "002_86fa32f25d4c4c54.html").read_text()
     assert '<div class="doc" lang="ko">' in html
@@ -231,6 +239,7 @@ def test_unsafe_mathml_is_refused(fragment):
     assert mathml.block(fragment)[0] is None
 
 
+@pytest.mark.needs("torch")
 def test_sympy_mathml_passes_and_is_rebuilt():
     record = real_records()[0]
     for step in proof_steps(record):
@@ -263,6 +272,7 @@ def test_undrawable_figures_raise(figure):
         figures.render(figure)
 
 
+@pytest.mark.needs("torch")
 def test_45_claims_build_a_page_each(results, tmp_path):
     """The real suite's size (about 45 claims), with a figure of each kind on every claim; its time is a benchmark
     (tests/benchmarks/test_budgets.py, ``tox -e bench``)."""
@@ -271,6 +281,7 @@ def test_45_claims_build_a_page_each(results, tmp_path):
     assert len(list((tmp_path / "html" / "claims").glob("*.html"))) == 45
 
 
+@pytest.mark.needs("torch")
 def test_a_rebuild_removes_pages_of_claims_that_are_gone(results, tmp_path):
     build_site(list(results), tmp_path, documents=read_documents)
     document = read_results(results[1])
@@ -280,6 +291,7 @@ def test_a_rebuild_removes_pages_of_claims_that_are_gone(results, tmp_path):
     assert [p.name for p in (tmp_path / "claims").glob("*.html")] == [f"{document.claims[0].id}.html"]
 
 
+@pytest.mark.needs("torch")
 def test_python_m_reports_runs_the_claims_and_writes_junit(tmp_path, capsys):
     code = main(["--out", str(tmp_path), "--", "-k", "rope.relative-score"])
     assert code == 0, capsys.readouterr()
@@ -305,6 +317,7 @@ def _row(index: str, claim_id: str) -> str:
     return match.group(1)
 
 
+@pytest.mark.needs("torch")
 def test_implementation_matrix_has_a_column_per_implementation_and_references_first(site):
     page = (site / "implementations.html").read_text(encoding="utf-8")
     for name in ("reference-numpy", "reference-torch", "half-split-rope", "meta-complex-rope"):
@@ -314,6 +327,7 @@ def test_implementation_matrix_has_a_column_per_implementation_and_references_fi
     assert "Mutation score" not in page, "no mutation run in the folder: no section offering one"
 
 
+@pytest.mark.needs("torch")
 def test_mutation_score_is_shown_when_the_folder_has_it(results, tmp_path):
     from reports.build import build_site
 

@@ -22,6 +22,7 @@ def test_the_committed_schema_files_are_what_the_records_generate():
     assert MUTANTS_SCHEMA.read_text(encoding="utf-8") == render(mutants_schema())
 
 
+@pytest.mark.needs("torch")
 def test_the_report_fixtures_validate_against_the_schema_file(tmp_path):
     schema = committed(RESULTS_SCHEMA)
     for path in write_fixture_results(tmp_path):
@@ -42,6 +43,7 @@ def test_a_real_run_validates_and_every_record_reads_back_unchanged(pytester: py
         assert to_json(from_json(ClaimRecord, claim)) == claim
 
 
+@pytest.mark.needs("torch")
 def test_the_catalog_fixture_records_round_trip():
     for record in [*real_records(), escaping_record()]:
         decoded = from_json(ClaimRecord, record)

@@ -54,6 +54,7 @@ def _record(claim_id: str, **changes) -> dict:
     return record
 
 
+@pytest.mark.needs("torch")
 def test_a_fourth_document_gets_checks_new_its_page_its_coverage_and_a_row_in_the_sources_index(
     four_documents, tmp_path, capsys
 ):
@@ -76,6 +77,7 @@ def test_a_fourth_document_gets_checks_new_its_page_its_coverage_and_a_row_in_th
     assert "003_fourth_document.txt" in (out / "sources.html").read_text()
 
 
+@pytest.mark.needs("torch")
 def test_a_cited_work_reads_cited_not_verified_and_is_listed_with_its_claims(tmp_path):
     cited = _record("cite.roformer", sources=[], citations=[to_json(ROFORMER)])
     quoted = _record("quote.only")

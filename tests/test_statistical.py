@@ -130,6 +130,7 @@ def dot_product_claim(name: str, variance: object, false_alarm: float = 1e-4, se
     return c
 
 
+@pytest.mark.needs("torch")
 def test_a_right_variance_passes_and_a_wrong_one_is_refuted_with_its_statistic_and_seed():
     right = run_check(dot_product_claim("right", lambda d_k: d_k).declared(Check)[0])
     assert [r.status for r in right if r.ran] == ["passed"] * 4

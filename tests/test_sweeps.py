@@ -12,7 +12,7 @@ from checks.evidence.sweep.grid import Grid, Hand
 from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.runner import run_sweep
 from checks.evidence.sweep.tables import Tables, _ahead, _by_sum, _sums
-from checks.symbolic.formulas import k, pos, w
+from checks.symbolic.document_formulas import k, pos, w
 
 
 def Sweep(name, function, dtypes, d_models, positions, offsets=0):

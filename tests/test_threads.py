@@ -36,6 +36,7 @@ SEEN = """
 """
 
 
+@pytest.mark.needs("torch")
 def test_each_worker_of_a_run_sets_its_share(pytester, monkeypatch):
     pytester.makeconftest('pytest_plugins = ["checks.engine.plugin"]')
     pytester.mkdir("claims")

@@ -11,7 +11,7 @@ from torch.testing._comparison import _DTYPE_PRECISIONS
 
 from checks.helpers.encodings import clockwise_turn
 from checks.implementations.registry import by_name
-from checks.numerics.reference import frequency_values
+from checks.numerics.reference_implementations import frequency_values
 from checks.numerics.tolerances import (
     FLOATS,
     MEANINGFUL_FRACTION,

@@ -61,6 +61,7 @@ def test_a_second_topic_of_one_name_is_refused_with_the_error_a_researcher_catch
         register(again)
 
 
+@pytest.mark.needs("torch")
 def test_a_reference_in_the_wrong_dtype_breaks_the_claim(doubled, tmp_path: Path):
     path = tmp_path / "doubled.py"
     path.write_text(textwrap.dedent(CLAIM).lstrip(), encoding="utf-8")
@@ -107,6 +108,7 @@ COMPARE = {
 """Each package topic's comparator, called on an implementation's output and the float64 reference."""
 
 
+@pytest.mark.needs("torch")
 @pytest.mark.parametrize("name", sorted(COMPARE))
 def test_the_documented_pattern_holds_for_every_package_topic_in_every_dtype(name, tmp_path: Path):
     """Issue 61, item 4: ``@given(inputs=TOPIC.strategy())`` with the topic's comparator is never broken in a dtype:

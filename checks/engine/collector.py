@@ -19,7 +19,8 @@ from checks.engine.environment import environment
 from checks.engine.items import RECORD, BrokenFileItem, ClaimItem
 from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
-from checks.implementations.topics import capabilities
+from checks.implementations.registry import not_loaded
+from checks.implementations.topic_records import capabilities
 from checks.results.codec import from_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
@@ -109,6 +110,8 @@ class ResultsCollector:
         self.written = save_run(target, self.records, env, complete, self.implementations, read), complete
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        for why in not_loaded():
+            terminalreporter.write_line(f"theory-claims: left out {why}")
         for record in self.implementations:
             if record.contract:
                 first = record.contract[0]

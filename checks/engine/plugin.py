@@ -23,7 +23,7 @@ from checks.engine.outcomes import Outcomes
 from checks.engine.reuse import Earlier, repository_digest
 from checks.engine.threads import share_cores
 from checks.implementations.registry import implementations, load, register
-from checks.implementations.topics import topics
+from checks.implementations.topic_records import topics
 from checks.settings.profiles import register_profiles
 
 EARLIER_SETTINGS = pytest.StashKey[layout.Choice | None]()

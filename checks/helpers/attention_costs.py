@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-from checks.helpers.attention import rnn_layer, self_attention
+from checks.helpers.attention_layers import rnn_layer, self_attention
 from checks.numerics.backends import Backend, TorchBackend
 from checks.settings.extras import optional
 

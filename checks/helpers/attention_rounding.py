@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.attention import self_attention
+from checks.helpers.attention_layers import self_attention
 from checks.helpers.sentences import Sentence
 from checks.numerics.backends import Array, Backend, NumpyBackend
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
 from checks.settings.extras import optional
 

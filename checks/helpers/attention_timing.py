@@ -6,8 +6,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from checks.helpers.attention import self_attention
 from checks.helpers.attention_costs import dependency_depth, dispatched_ops
+from checks.helpers.attention_layers import self_attention
 from checks.numerics.backends import TorchBackend
 from checks.settings.extras import optional
 

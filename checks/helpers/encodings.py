@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from checks.numerics.backends import Array, NumpyBackend, TorchBackend
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 from checks.settings.extras import optional
 
 torch = optional("torch")

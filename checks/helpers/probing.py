@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.precision import ErrorFunction, rope_vectors
+from checks.helpers.precision_envelopes import ErrorFunction, rope_vectors
 from checks.implementations.base import Implementation
 from checks.implementations.fingerprint import layout_of
 from checks.numerics.backends import NumpyBackend, TorchBackend
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 from checks.settings.extras import optional
 
 torch = optional("torch")

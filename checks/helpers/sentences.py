@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 import sympy as sp
 
-from checks.helpers.attention import self_attention
+from checks.helpers.attention_layers import self_attention
 from checks.numerics.backends import NumpyBackend
 from checks.settings.extras import optional
 

@@ -22,7 +22,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 
 from checks.helpers.attention_costs import RECURRENT_CELLS, recurrent_cell
 from checks.helpers.attention_timing import timed_layers
-from checks.helpers.training import ExplicitEncoderLayer
+from checks.helpers.tiny_encoders import ExplicitEncoderLayer
 
 WIDTH, HEADS = 64, 2
 """The attention layer's model width d and its number of heads (each recurrent layer takes inputs of WIDTH)."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from checks.numerics.backends import Array
-from checks.numerics.reference import Reference, frequency_values
+from checks.numerics.reference_implementations import Reference, frequency_values
 
 
 def similarity_curve(d_model: int, distances: Sequence[float] | np.ndarray) -> np.ndarray:

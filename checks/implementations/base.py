@@ -24,14 +24,14 @@ import numpy as np
 from hypothesis.errors import UnsatisfiedAssumption
 
 from checks.implementations.loading import EnvironmentProblem, loading_failure
-from checks.implementations.topics import Expected
+from checks.implementations.topic_records import Expected
 from checks.numerics.backends import Backend
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import INTERLEAVED
-from checks.settings.extras import optional
+from checks.settings.extras import is_tensor, optional
 
 if TYPE_CHECKING:
-    from checks.implementations.topics import Topic
+    from checks.implementations.topic_records import Topic
 
 torch = optional("torch")
 
@@ -59,7 +59,7 @@ BACKEND_NAMES = ("torch", "numpy")
 def declarations() -> dict[str, tuple[str, ...]]:
     """The declarations an adapter may make with one of a few names, and those names: its backend, and each
     topic's (a RoPE pairing, a table's layout)."""
-    from checks.implementations.topics import topics
+    from checks.implementations.topic_records import topics
 
     found = {"backend": BACKEND_NAMES}
     for topic in topics():
@@ -231,20 +231,20 @@ class Implementation:
 
 
 def _topic(name: str) -> Topic:
-    from checks.implementations.topics import topic
+    from checks.implementations.topic_records import topic
 
     return topic(name)
 
 
 def _topic_names() -> tuple[str, ...]:
-    from checks.implementations.topics import names
+    from checks.implementations.topic_records import names
 
     return names()
 
 
 def describe(value: Any) -> str:
     """An argument in a few words: its values when short, else its dtype, shape and device."""
-    if not isinstance(value, torch.Tensor | np.ndarray):
+    if not (is_tensor(value) or isinstance(value, np.ndarray)):
         return repr(value)
     dtype, device = _dtype_device(value)
     if value.ndim == 1 and len(value) <= 4:
@@ -257,7 +257,7 @@ def describe(value: Any) -> str:
 
 
 def _dtype_device(value: Any) -> tuple[str, str]:
-    device = value.device.type if isinstance(value, torch.Tensor) else "cpu"
+    device = value.device.type if is_tensor(value) else "cpu"
     return str(value.dtype).removeprefix("torch."), device
 
 
@@ -267,7 +267,7 @@ def _type_name(value: Any) -> str:
 
 
 def _copy(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
+    if is_tensor(value):
         return value.detach().clone()
     if isinstance(value, np.ndarray):
         return value.copy()
@@ -275,8 +275,8 @@ def _copy(value: Any) -> Any:
 
 
 def _same(value: Any, kept: Any) -> bool:
-    if isinstance(value, torch.Tensor):
-        return isinstance(kept, torch.Tensor) and torch.equal(value, kept)
+    if is_tensor(value):
+        return is_tensor(kept) and torch.equal(value, kept)
     if isinstance(value, np.ndarray):
         return np.array_equal(value, kept)
     return True

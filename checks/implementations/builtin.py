@@ -26,7 +26,7 @@ class ReferenceAdapter:
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
-            from checks.implementations.topics import topics
+            from checks.implementations.topic_records import topics
 
             for topic in topics():
                 if topic.name == name and self.backend in topic.references:

@@ -32,7 +32,7 @@ from checks.implementations.fingerprint import probe_d_model
 from checks.implementations.frequencies import DOCUMENTS
 from checks.implementations.loading import EnvironmentProblem
 from checks.implementations.speed import slow_note
-from checks.implementations.topics import Topic, capabilities, on_backend, topic
+from checks.implementations.topic_records import Topic, capabilities, on_backend, topic
 from checks.numerics.backends import BACKENDS
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError

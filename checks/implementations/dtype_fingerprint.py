@@ -44,7 +44,7 @@ from checks.implementations.frequencies import DOCUMENTS, measure
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import INTERLEAVED
-from checks.numerics.reference import BASE
+from checks.numerics.reference_implementations import BASE
 from checks.numerics.tolerances import (
     BFLOAT16,
     FLOAT16,

@@ -32,7 +32,7 @@ from checks.numerics.pairing import (
     to_document_layout,
     to_interleaved,
 )
-from checks.numerics.reference import BASE
+from checks.numerics.reference_implementations import BASE
 from checks.results.codec import JSON
 
 PROBE_D_MODELS = (64, 32, 16, 128, 8, 256, 4)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from checks.numerics.reference import BASE
+from checks.numerics.reference_implementations import BASE
 
 FIT_FLOOR = 1e-6
 """A model fits when no pair's frequency is farther from it than this, relatively (float32's rounding of ω, and

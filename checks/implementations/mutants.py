@@ -219,7 +219,7 @@ def python_name(name: str) -> str:
 
 def every_mutant() -> list[Any]:
     """Every topic's mutants (checks.topics.Topic.mutants), the package's and the repository's."""
-    from checks.implementations.topics import topics
+    from checks.implementations.topic_records import topics
 
     return [mutant for topic in topics() for mutant in topic.mutants]
 

@@ -6,14 +6,15 @@ from typing import Any
 
 from checks.implementations.base import declaration_error
 from checks.implementations.builtin import ReferenceAdapter
-from checks.implementations.topics import capabilities, names, topics
+from checks.implementations.topic_records import capabilities, left_out, names, topics
 from checks.numerics.domain import Domain, DomainError
-from checks.settings.config import named_object, said
+from checks.settings.config import NeedsExtra, named_object, said
 
 REFERENCES: tuple[Any, ...] = (ReferenceAdapter("numpy"), ReferenceAdapter("torch"))
 """The project's references: every topic's, on each backend."""
 _external: list[Any] = []
 _configured: dict[tuple[str, ...], list[Any]] = {}
+_not_loaded: dict[str, str] = {}
 
 
 def implementations() -> list[Any]:
@@ -24,14 +25,27 @@ def implementations() -> list[Any]:
 
 
 def configured() -> list[Any]:
-    """The adapters the repository names in ``[tool.theory-claims] implementations``, loaded once."""
+    """The adapters the repository names in ``[tool.theory-claims] implementations``, loaded once; one whose module
+    needs an extra that is not installed is left out (``not_loaded`` says why), as the evidence needing it is."""
     from checks.settings.config import current
 
     settings = current()
     if settings.implementations not in _configured:
         settings.importable()
-        _configured[settings.implementations] = [load(spec, "implementations") for spec in settings.implementations]
+        loaded = []
+        for spec in settings.implementations:
+            try:
+                loaded.append(load(spec, "implementations"))
+            except NeedsExtra as error:
+                _not_loaded[spec] = str(error)
+        _configured[settings.implementations] = loaded
     return _configured[settings.implementations]
+
+
+def not_loaded() -> list[str]:
+    """Why each topic and adapter the repository names was left out (its module needs an extra that is not
+    installed)."""
+    return [*left_out(), *_not_loaded.values()]
 
 
 def _distinct(adapters: list[Any]) -> list[Any]:

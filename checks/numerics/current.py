@@ -23,7 +23,8 @@ class CurrentRun:
         self.domain = domain if domain is not None else Domain()
         """What the implementation under test takes (positions, d_model): strategies draw inside it."""
         self.batch = batch
-        """Examples per test case in a batched check (checks.helpers.strategies.position_batches); 1 elsewhere."""
+        """Examples per test case in a batched check (checks.helpers.variable_strategies.position_batches); 1
+        elsewhere."""
         self.dtype_read = False
         """Whether anything read the dtype during the run: inputs drawn without reading it are any dtype's
         (checks.evidence.check.shared)."""
@@ -43,7 +44,7 @@ _CURRENT: contextvars.ContextVar[CurrentRun | None] = contextvars.ContextVar("cu
 
 def current_run() -> CurrentRun | None:
     """The run in progress, or None outside a check (a strategy that depends on the dtype then needs its ``dtype``
-    argument: checks.helpers.strategies.run_dtype)."""
+    argument: checks.helpers.variable_strategies.run_dtype)."""
     return _CURRENT.get()
 
 

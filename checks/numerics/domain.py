@@ -7,7 +7,7 @@ An adapter declares its domain with optional attributes (README "Implementations
 - ``d_models``: the d_model values it takes (any container: a range, a tuple);
 - ``dtypes``, ``devices``: the dtypes and devices it runs in.
 
-Strategies draw inside the domain (checks.helpers.strategies reads it from the run in progress), and an
+Strategies draw inside the domain (checks.helpers.variable_strategies reads it from the run in progress), and an
 input outside it is discarded, not failed (``Domain.refuses``).
 """
 

@@ -1,7 +1,7 @@
 """Drawn values that a pure function makes from a few numbers, kept as those numbers.
 
 A topic's strategy draws a seed and a size and maps them through the topic's ``inputs(rng, d_model)``
-(checks.implementations.topics.Topic.strategy): the arrays it hands a property are ``Remade``, a tuple that knows
+(checks.implementations.topic_records.Topic.strategy): the arrays it hands a property are ``Remade``, a tuple that knows
 its ``Recipe``. A check's first cell of a dtype and domain keeps the recipes of what it drew, not copies of the
 arrays (checks.evidence.check.shared), and each later cell is handed the arrays made again: multi-head attention's
 inputs are up to 135 kB each, so 10,000 of them were past what a check may keep, and every cell drew its own

@@ -17,6 +17,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from checks.settings import extras
+
 TABLE = "tool.theory-claims"
 PROFILES = ("dev", "ci", "thorough")
 
@@ -224,15 +226,22 @@ def restore(choice: Choice | None) -> None:
     _chosen = choice
 
 
+class NeedsExtra(ValueError):
+    """An object whose module needs an extra that is not installed; the line names the module and the extra."""
+
+
 def named_object(spec: str, label: str) -> Any:
     """The object ``module:NAME`` names (a topic, an adapter). Whatever importing the module raises (an import error,
-    a SystemExit) is a ValueError of one line beginning with ``label``, never a traceback."""
+    a SystemExit) is a ValueError of one line beginning with ``label``, never a traceback; NeedsExtra where the module
+    needs an extra that is not installed."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"{label}: expected module:NAME")
     try:
         module = importlib.import_module(module_name)
     except BaseException as error:
+        if missing := extras.needed(error):
+            raise NeedsExtra(f"{label}: {extras.line(extras.extra_of(missing) or '', missing)}") from None
         raise ValueError(f"{label}: importing {module_name} raised {said(error)}") from None
     found = getattr(module, attribute, None)
     if found is None:
@@ -261,6 +270,7 @@ def _text(value: object) -> str:
 
 __all__ = [
     "ConfigError",
+    "NeedsExtra",
     "Settings",
     "chosen",
     "current",

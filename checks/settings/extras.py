@@ -83,6 +83,13 @@ class _Deferred(types.ModuleType):
         return value
 
 
+def is_tensor(value: object) -> bool:
+    """Whether ``value`` is a torch tensor, without importing torch: where torch was never imported (or is not
+    installed) nothing can be one."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def optional(module: str) -> Any:
     """``module`` (imported at its first use), or a stand-in whose every use raises MissingExtra: for modules of the
     core path that use an extra in some functions only (the torch backend, the torch implementations)."""

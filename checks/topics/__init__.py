@@ -1,4 +1,4 @@
-"""Topics: the components under test as records (checks.implementations.topics defines them), and a module per
+"""Topics: the components under test as records (checks.implementations.topic_records defines them), and a module per
 topic: ``checks.topics.positional`` (the sinusoidal table, RoPE), ``checks.topics.attention``,
 ``checks.topics.normalisation`` (LayerNorm, RMSNorm), ``checks.topics.multihead``. A repository's own topic needs no
 edit of the package (docs/topics.md).
@@ -6,7 +6,7 @@ edit of the package (docs/topics.md).
 
 from __future__ import annotations
 
-from checks.implementations.topics import (
+from checks.implementations.topic_records import (
     Fingerprint,
     Topic,
     TopicError,

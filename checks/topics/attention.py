@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.attention import self_attention
+from checks.helpers.attention_layers import self_attention
 from checks.helpers.attention_rounding import close_attention, close_pooled, rounding_scale
 from checks.implementations.base import Implementation
 from checks.implementations.builtin import TorchSdpaAttention, array_backend
 from checks.implementations.mutants import ATTENTION_MUTANTS
-from checks.implementations.topics import SEED, Expected, Topic
+from checks.implementations.topic_records import SEED, Expected, Topic
 from checks.numerics.backends import Backend
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from checks.helpers.attention_rounding import rounding_scale as head_scale
-from checks.implementations.topics import Topic
+from checks.implementations.topic_records import Topic
 from checks.numerics.tolerances import LOW_PRECISION
 from checks.settings.extras import optional
 

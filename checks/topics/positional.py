@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from checks.helpers.rope import relative_score as _relative_score
-from checks.helpers.rope import score_scale
+from checks.helpers.rope_scores import relative_score as _relative_score
+from checks.helpers.rope_scores import score_scale
 from checks.helpers.similarity import dot_scale
 from checks.implementations.base import Implementation
 from checks.implementations.builtin import HalfSplitRope, MetaComplexRope, array_backend
@@ -29,10 +29,10 @@ from checks.implementations.third_party import (
     XTransformersRope,
     XTransformersSinusoidal,
 )
-from checks.implementations.topics import SEED, Expected, Fingerprint, Topic
+from checks.implementations.topic_records import SEED, Expected, Fingerprint, Topic
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.pairing import INTERLEAVED, LAYOUTS, PAIRINGS, to_document_layout
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 from checks.numerics.tolerances import angle_scale
 
 # --- comparators: each a ``t.<name>(...)`` of a check, with the rounding scale it derives from ---------------------

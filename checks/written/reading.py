@@ -7,7 +7,8 @@ counts positions against the other documents are all read here, once, when the c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 import checks.settings.config as config
@@ -94,14 +95,21 @@ def _read(name: str, folder: Path | None) -> DocumentReading:
         entries = read_entries(classification_path(name, folder))
     except ClassificationError as error:
         return DocumentReading(name, problem=str(error))
+    return replace(_reviewed(name, text, title, tuple(entries), config.current().language))
+
+
+@cache
+def _reviewed(name: str, text: str, title: str, entries: tuple[Entry, ...], configured: str) -> DocumentReading:
+    """The reading of one text in the repository's ``configured`` language, once per process (a test session runs
+    the claims many times over the same documents)."""
     reviewed = review_text(name, text, frozenset(e.text for e in entries if e.category == "code"))
     lines = text.splitlines()
     return DocumentReading(
         name,
         text,
         title,
-        document_language(text, config.current().language),
-        entries,
+        document_language(text, configured),
+        list(entries),
         [Unit(*unit) for unit in units(text, name)],
         [_review(formula) for formula in reviewed],
         findings(text, reviewed),

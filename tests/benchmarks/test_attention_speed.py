@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from checks.helpers.attention import single_threaded
 from checks.helpers.attention_costs import attention_flops, rnn_flops
+from checks.helpers.attention_layers import single_threaded
 from checks.helpers.attention_timing import timed_layers
 
 WIDTH = 64

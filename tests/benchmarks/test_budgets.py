@@ -31,7 +31,7 @@ from checks.engine.launcher import pytest_command, run_pytest
 from checks.evidence.proof import SymbolicProof
 from checks.evidence.sweep import Sweep
 from checks.evidence.sweep.runner import run_sweep
-from checks.numerics.reference import frequency_values
+from checks.numerics.reference_implementations import frequency_values
 from checks.results import read_results
 from checks.settings.profiles import SWEEP_ELEMENTS as PROFILE_SWEEP_ELEMENTS
 from checks.symbolic import Proof

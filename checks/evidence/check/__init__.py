@@ -67,15 +67,15 @@ class Check(RunEvidence):
         against every registered implementation offering that capability; only the references'
         runs decide the verdict, the others fill the claims × implementations matrix.
 
-        ``batched=True``: the property draws a ``Batch`` (checks.helpers.strategies.position_batches) and compares
-        one row per example; under thorough each of its 100 test cases holds 100 examples
+        ``batched=True``: the property draws a ``Batch`` (checks.helpers.variable_strategies.position_batches) and
+        compares one row per example; under thorough each of its 100 test cases holds 100 examples
         (checks.evidence.check.harness).
 
         ``false_alarm``: for a statistical check (``t.mean_is``, ``t.variance_is``), the chance that one run of a true
         sentence fails; each comparison's threshold is fixed from it before the run
         (checks.evidence.check.statistical).
         """
-        from checks.implementations.topics import names
+        from checks.implementations.topic_records import names
 
         Plan(false_alarm)  # a rate outside (0, 1) is refused where the claim declares it
         unknown = set(backends) - set(BACKENDS) or ({uses} - {None, *names()})

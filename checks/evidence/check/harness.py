@@ -16,7 +16,7 @@ from checks.implementations.base import Implementation
 from checks.numerics.backends import Backend
 from checks.numerics.batch import Batch
 from checks.numerics.domain import Domain
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 from checks.numerics.tolerances import Tolerance, tolerance
 
 
@@ -249,7 +249,7 @@ class Trial:
         """``t.<comparator>(...)``: a topic's comparator or expectation (checks.topics.Topic.comparators) with this
         trial, such as ``t.close_pe`` of the sinusoidal topic."""
         if not name.startswith("_"):
-            from checks.implementations.topics import comparator
+            from checks.implementations.topic_records import comparator
 
             found = comparator(name)
             if found is not None:

@@ -11,7 +11,7 @@ from typing import Any
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.implementations.base import ImplementationFailure
-from checks.implementations.topics import topic
+from checks.implementations.topic_records import topic
 from checks.numerics.domain import Domain
 from checks.numerics.size_rules import SizeRule, separating
 from checks.numerics.tolerances import LOW_PRECISION

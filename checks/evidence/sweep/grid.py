@@ -22,10 +22,10 @@ from checks.evidence.sweep.memory import Memory
 from checks.evidence.sweep.scale import ScalePlan, plan
 from checks.evidence.sweep.tables import Hand, SumTable, Tables
 from checks.evidence.sweep.worst_case import Allowed, WorstCase
-from checks.numerics.reference import frequency_values
+from checks.numerics.reference_implementations import frequency_values
 from checks.numerics.tolerances import tolerance
 from checks.settings.extras import optional
-from checks.symbolic.formulas import w
+from checks.symbolic.document_formulas import w
 
 torch = optional("torch")
 
@@ -79,7 +79,7 @@ class Grid:
     def pe(self, ahead: bool = False, pairs_innermost: bool = False) -> Hand:
         """PE(pos) as (pairs, count) tables, or with ``ahead`` PE(pos + k) as (offsets, pairs, count) views.
 
-        Every step in the dtype, as checks.numerics.reference.Reference forms it: pos and
+        Every step in the dtype, as checks.numerics.reference_implementations.Reference forms it: pos and
         ω_i rounded to the dtype, their product rounded, then sin and cos. ``pairs_innermost`` lays
         the tables out with pairs adjacent in memory (same shapes), for a running sum over pairs.
         """

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checks.numerics.remade import Recipe
-from checks.settings.config import named_object
+from checks.settings.config import NeedsExtra, named_object
 
 if TYPE_CHECKING:
     from checks.numerics.backends import Backend
@@ -177,6 +177,12 @@ class TopicError(ValueError):
 
 _loaded: dict[tuple[str, ...], tuple[Topic, ...]] = {}
 _registered: list[Topic] = []
+_left_out: dict[str, str] = {}
+
+
+def left_out() -> list[str]:
+    """Why each topic the repository names was left out (its module needs an extra that is not installed)."""
+    return list(_left_out.values())
 
 
 def topics() -> tuple[Topic, ...]:
@@ -188,10 +194,13 @@ def topics() -> tuple[Topic, ...]:
     if named not in _loaded:
         settings.importable()
         found: list[Topic] = []
-        for spec in (*OWN, *named):
-            found += _load(spec)
-        for point in entry_points(group=ENTRY_POINTS):
-            found += _load(f"{point.value}", f"entry point {point.name!r}")
+        specs = [(spec, "") for spec in (*OWN, *named)]
+        specs += [(point.value, f"entry point {point.name!r}") for point in entry_points(group=ENTRY_POINTS)]
+        for spec, where in specs:
+            try:
+                found += _load(spec, where)
+            except NeedsExtra as error:  # its claims, importing it, are skipped with the same line
+                _left_out[spec] = str(error)
         _loaded[named] = _unique(found)
     return _loaded[named] + tuple(_registered)  # register() refuses a name already known
 
@@ -240,6 +249,8 @@ def _load(spec: str, where: str = "") -> list[Topic]:
     label = where or f"topic {spec!r}"
     try:
         value = named_object(spec, label)
+    except NeedsExtra:
+        raise
     except ValueError as error:
         raise TopicError(str(error)) from None
     found = [value] if isinstance(value, Topic) else list(value) if isinstance(value, Iterable) else []

@@ -20,7 +20,7 @@ from torch import nn
 
 from checks.evidence.experiment import Design
 from checks.numerics.backends import NumpyBackend
-from checks.numerics.reference import Reference
+from checks.numerics.reference_implementations import Reference
 
 SCHEMES = ("none", "integer", "normalized", "sinusoidal", "learned", "rope")
 Batch = tuple[torch.Tensor, torch.Tensor]

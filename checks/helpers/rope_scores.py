@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from checks.helpers.strategies import (
+from checks.helpers.variable_strategies import (
     UNIT,
     Batch,
     as_batch,
@@ -25,7 +25,7 @@ from checks.helpers.strategies import (
     position_pair_batches,
 )
 from checks.numerics.current import current_run
-from checks.numerics.reference import Reference, frequency_values
+from checks.numerics.reference_implementations import Reference, frequency_values
 from checks.verdicts import Verdict, most_severe
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def query_key_batches(
 @st.composite
 def common_shift_batches(draw: st.DrawFn, dtype: str | None = None) -> Batch:
     """Rows (m, n, s): m, n from ``position_pair_batches()`` and a shift s that keeps m + s and n + s within the
-    run's positions (checks.helpers.strategies.position_bound). ``dtype``: by default the check's."""
+    run's positions (checks.helpers.variable_strategies.position_bound). ``dtype``: by default the check's."""
     limit, run = position_bound(dtype=dtype), current_run()
     lowest = run.domain.min_position if run is not None and run.domain.min_position is not None else 0
     m, n = np.asarray(draw(position_pair_batches(dtype=dtype))).T

@@ -21,7 +21,7 @@ import numpy as np
 
 from checks.helpers.encodings import rounded
 from checks.numerics.devices import available_devices
-from checks.numerics.reference import frequency_values
+from checks.numerics.reference_implementations import frequency_values
 from checks.numerics.tolerances import FLOATS, tolerance
 
 if TYPE_CHECKING:
