@@ -362,3 +362,18 @@ def test_a_control_is_refuted_as_expected_without_colouring_or_correcting_the_se
     assert "A control." in claim_page and "refuted, as a control must be" in claim_page
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     assert "1 control(s)" in index
+
+
+def test_a_findings_severity_is_its_own_never_borrowed_from_the_claims_erratum():
+    """Issue 65 item 6: a precision erratum said every implementation finding of its claim was "precision", a fault
+    of a library's slopes included."""
+    from checks.engine.evaluate import severity_of
+    from checks.results.records import Finding
+    from checks.verdicts.errata import Erratum
+
+    precision = Erratum(severity="precision", problem="fails in float16 beyond position 2048", wording="…")
+    fault = Finding("implementation", "lib-alibi: slopes 2^(-8i/h) for h not a power of 2 depart from the paper's")
+    boundary = Finding("condition", "float16 loses the angle beyond position 2048")
+    assert severity_of(fault, precision) == "implementation"
+    assert severity_of(boundary, precision) == "precision"
+    assert severity_of(boundary, None) == "" and severity_of(fault, None) == "implementation"

@@ -147,14 +147,17 @@ def test_a_repository_runs_on_the_core_install_and_skips_what_needs_an_extra_in_
     topic = f"topic 'torch_adapters:SOFTMAX': {extras.line('torch', 'torch')}"
     assert f"theory-claims: left out {topic}" in output, "so is a topic"
     skipped = {line for line in output.splitlines() if line.startswith("SKIPPED")}
+    probe, bound = f"probe #1: {extras.line('torch', 'torch')}", f"proof _: {extras.line('sos', 'scipy')}"
     assert skipped == {
         f"SKIPPED [1] claims/encoder.py:1: {extras.line('torch', 'torch')}",
-        f"SKIPPED [1] claims/probe.py:1: claim paper.probe: {extras.line('torch', 'torch')}",
-        f"SKIPPED [1] claims/bound.py:1: claim paper.bound: {extras.line('sos', 'scipy')}",
+        f"SKIPPED [1] claims/probe.py:1: claim paper.probe: {probe}",
+        f"SKIPPED [1] claims/bound.py:1: claim paper.bound: {bound}",
     }, output
     results = json.loads((tmp_path / "reports" / "html" / "results.json").read_text(encoding="utf-8"))
-    verdicts = {claim["id"]: claim["observed"] for claim in results["claims"]}
+    verdicts = {claim["id"]: claim["observed"] for claim in results["claims"] if not claim["needs"]}
     assert verdicts == {"doc.paper-first-sentence": "out-of-scope", "paper.dot-variance": "proved"}
+    left_out = {claim["id"]: claim["needs"] for claim in results["claims"] if claim["needs"]}
+    assert left_out == {"paper.probe": probe, "paper.bound": bound}, "evidence fails alone: the claim is recorded"
     (dot,) = [claim for claim in results["claims"] if claim["id"] == "paper.dot-variance"]
     runs = {(run["implementation"], run["device"]): run for run in dot["evidence"] if run["kind"] == "check"}
     assert runs["reference-numpy", "cpu"]["status"] == "passed"

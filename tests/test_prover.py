@@ -71,3 +71,20 @@ def test_refute_counts_a_witnessed_refutation_for_the_claim():
     wrong = Proof()
     wrong.refute(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
     assert wrong.status == "refuted"
+
+
+def test_a_floating_point_number_is_refused_before_anything_is_decided():
+    """Issue 65 item 5: 0.1 + 0.2 = 0.3 written with Python floats was "refuted" by 5.6e-17 of rounding, with no
+    warning. A statement to decide is exact; a float in it is refused, naming the number."""
+    from checks.symbolic.decide import InexactNumber
+
+    y = sp.Symbol("y", real=True)
+    with pytest.raises(InexactNumber, match=r"0\.10* is a floating-point number"):
+        decide(y + 0.1, y + sp.Rational(1, 10))
+    with pytest.raises(InexactNumber, match=r"0\.30* is a floating-point number"):
+        decide(sp.Float(0.1) + sp.Float(0.2), 0.3)
+    with pytest.raises(InexactNumber, match="write it exactly"):
+        decide(y * 0.5, y / 2)
+    with pytest.raises(InexactNumber):
+        decide(y**2 + 1.0, 0, ">=")
+    assert decide(sp.Rational(1, 10) + sp.Rational(2, 10), sp.Rational(3, 10)).status == "proved"

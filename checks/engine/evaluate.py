@@ -33,8 +33,9 @@ class _ClaimGuard(Guard):
     def __init__(self, claim: Claim) -> None:
         super().__init__(claim.id)
         self.origin = claim.origin
-        self.needs: MissingExtra | None = None
-        """An extra a step needed and this install lacks (checks.settings.extras): the claim is skipped, not broken."""
+        self.needs: list[str] = []
+        """Each step that needed an extra this install lacks, with its line (checks.settings.extras): that step is
+        left out, the others run, and the claim is skipped rather than judged on part of its evidence."""
 
     def __call__(self, what: str, action: Callable[[], object]) -> None:
         def pointed() -> None:
@@ -42,7 +43,7 @@ class _ClaimGuard(Guard):
                 action()
             except (Exception, SystemExit) as error:  # a step that exits is broken, never a vanished claim
                 if isinstance(error, Exception) and (module := extras.needed(error)):
-                    self.needs = self.needs or MissingExtra(module)
+                    self.needs.append(f"{what}: {MissingExtra(module)}")
                 else:
                     self.errors.append(f"{what}: {crash_text(error, self.origin)}")
 
@@ -70,7 +71,7 @@ class _Context:
 
 def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
     """Run everything the claim declares; a crash anywhere makes it broken, never refuted. A step that needs an
-    extra this install lacks raises MissingExtra (checks.settings.extras): the claim is skipped with that line.
+    extra this install lacks is left out and named in the record's ``needs``; the rest still runs and is recorded.
 
     The record's ``seconds`` are the claim's own: the time spent evaluating the claims it depends on is theirs
     (a derived claim is not billed for its dependencies, nor a dependency left at nothing because another claim
@@ -84,8 +85,6 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         guard.share_among(lambda: _seconds_per_call(claim))
         for evidence in sorted(claim.evidence, key=lambda e: type(e).order):
             guard(f"{evidence.kind} {evidence.name}", lambda e=evidence: records.extend(e.run(context)))
-    if guard.needs is not None:
-        raise guard.needs
     present = [kind for kind in kinds() if any(isinstance(r, kind.record_type) for r in records)]
     mine = {kind: [r for r in records if isinstance(r, kind.record_type)] for kind in present}
     findings = [finding for kind, found in mine.items() for finding in kind.findings(found)]
@@ -107,15 +106,14 @@ def evaluate(claim: Claim, resolve: Resolve | None = None) -> ClaimRecord:
         observed=verdict,
         out_of_scope=claim.out_of_scope,
         evidence=records,
-        findings=[
-            replace(finding, severity=claim.erratum.severity) if claim.erratum else finding for finding in findings
-        ],
+        findings=[replace(finding, severity=severity_of(finding, claim.erratum)) for finding in findings],
         erratum=erratum,
         control=claim.control,
         topics=sorted(claim.topics),
         errors=guard.errors,
         seconds=time.perf_counter() - started - context.waited,
         date=_now(),
+        needs="; ".join(guard.needs),
     )
 
 
@@ -228,6 +226,15 @@ def broken_file(path: Path, error: str) -> ClaimRecord:
         seconds=0.0,
         date=_now(),
     )
+
+
+def severity_of(finding: Finding, erratum: Erratum | None) -> str:
+    """A finding's own severity: an implementation departing from the statement is an implementation finding
+    whatever the claim's erratum says of the document's sentence; a condition or counterexample is what that
+    erratum is about."""
+    if finding.kind == "implementation":
+        return "implementation"
+    return erratum.severity if erratum else ""
 
 
 def _now() -> str:

@@ -65,7 +65,7 @@ def _parts(claim: Claim, dependencies: list[str], implementations: list[str]) ->
         },
         sort_keys=True,
     )
-    yield f"tool {tool_digest()} {platform.python_version()} {_versions()}"
+    yield f"tool {tool_digest()} {platform.python_version()} {library_versions()}"
     yield "depends " + " ".join(dependencies)
 
 
@@ -113,7 +113,7 @@ def tool_digest() -> str:
 
 
 @cache
-def _versions() -> str:
+def library_versions() -> str:
     found = []
     for name in LIBRARIES:
         try:
@@ -140,8 +140,16 @@ class Earlier:
             self.records = {}
 
     def reusable(self, claim_id: str, key: str) -> ClaimRecord | None:
-        """The earlier record of ``claim_id`` made from the same inputs (and not broken), marked reused; else None."""
+        """The earlier record of ``claim_id`` made from the same inputs (not broken, no evidence left out for want of
+        an extra), marked reused; else None."""
         found = self.records.get(claim_id)
-        if found is None or not key or found.key != key or found.observed == Verdict.BROKEN or found.errors:
+        if (
+            found is None
+            or not key
+            or found.key != key
+            or found.observed == Verdict.BROKEN
+            or found.errors
+            or found.needs
+        ):
             return None
         return replace(found, reused=True)

@@ -37,8 +37,8 @@ class Finding:
     text: str
     data: dict[str, JSON] = field(default_factory=dict)
     severity: str = ""
-    """The claim's erratum severity (checks.verdicts.errata.SEVERITIES), for every finding of a claim that declares
-    one."""
+    """Its own severity (checks.verdicts.errata.SEVERITIES): "implementation" for an implementation under test; for
+    a condition or counterexample, that of the claim's erratum (none without one)."""
 
 
 @dataclass
@@ -213,6 +213,9 @@ class ClaimRecord:
     reused: bool = False
     """Taken from an earlier run whose inputs were the same (``theory-claims report``); ``date`` says when it was
     made."""
+    needs: str = ""
+    """Evidence this install could not run, and the extra it needs (checks.settings.extras): the record holds the
+    rest, and its verdict is that of the rest alone; the claim's test is skipped with this line."""
 
     @property
     def corrects(self) -> Quote | None:

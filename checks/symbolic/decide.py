@@ -25,11 +25,22 @@ def decide(lhs: object, rhs: object, relation: Relation = "==") -> Decision:
     """Decide ``lhs == rhs`` (SymPy expressions or matrices of equal shape), or ``lhs <= rhs`` (``relation`` one
     of "<=", ">=", "<", ">"; scalars) for every real value of the symbols."""
     left, right = as_sympy(lhs), as_sympy(rhs)
+    inexact = sorted({str(number) for side in (left, right) for number in side.atoms(sp.Float)})
+    if inexact:
+        said = "is a floating-point number" if len(inexact) == 1 else "are floating-point numbers"
+        raise InexactNumber(
+            f"decide() decides exact statements, and {', '.join(inexact)} {said} (a Python float or sp.Float), whose "
+            "rounding could decide it: write it exactly (sp.Rational(1, 10), sp.pi, sp.sqrt(2)) or as a symbol"
+        )
     if relation != "==":
         return decide_inequality(left, right, relation)
     if isinstance(left, sp.MatrixBase) or isinstance(right, sp.MatrixBase):
         return _decide_matrix(sp.ImmutableMatrix(left), sp.ImmutableMatrix(right))
     return _decide_scalar(left, right)
+
+
+class InexactNumber(TypeError):
+    """A floating-point number in a statement to decide: refused before anything is decided."""
 
 
 def as_sympy(value: object) -> sp.Basic:
