@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import checks.documents.sources as sources_module
 from checks.engine.report import main as report_main
 from checks.results import read_results
 from checks.settings import config
@@ -76,3 +77,25 @@ def test_results_written_before_documents_were_recorded_read_them_from_the_sourc
     assert not read_results(older).documents
     assert report_main(["--from", str(older), "--out", str(repository / "older")]) == 0
     assert "does not render" in (repository / "older" / "documents" / "paper.md.html").read_text(encoding="utf-8")
+
+
+def test_the_readings_are_kept_between_runs_until_a_document_or_the_tool_changes(tmp_path, monkeypatch):
+    """Reading the lessons takes about a second, which every run in a fresh process paid again."""
+    from checks.engine import readings
+
+    read: list[int] = []
+    real = readings.read_documents
+    monkeypatch.setattr(readings, "read_documents", lambda: read.append(1) or real())
+    monkeypatch.setenv(readings.CACHE_VARIABLE, str(tmp_path / "cache"))
+    sources = tmp_path / "docs"
+    sources.mkdir()
+    (sources / "post.md").write_text("# A post\n\n" + PROBLEM, encoding="utf-8")
+    monkeypatch.setenv("THEORY_CLAIMS_SOURCES", str(sources))
+    first = readings.documents_read()
+    assert readings.documents_read() == first and len(read) == 1, "the second run read the cache"
+    (sources / "post.md").write_text("# A post, edited\n\n" + PROBLEM, encoding="utf-8")
+    sources_module._document_text.cache_clear()  # the text this process read before (a new run is a new process)
+    assert readings.documents_read()[0].title == "A post, edited" and len(read) == 2
+    for kept in (tmp_path / "cache").iterdir():
+        kept.write_text("{not json", encoding="utf-8")
+    assert readings.documents_read()[0].title == "A post, edited" and len(read) == 3, "a broken cache is read past"

@@ -17,6 +17,7 @@ import checks.settings.config as layout
 from checks.engine.discovery import claim_files
 from checks.engine.environment import environment
 from checks.engine.items import RECORD, BrokenFileItem, ClaimItem
+from checks.engine.readings import documents_read
 from checks.implementations.base import is_reference
 from checks.implementations.contract import checked_implementations
 from checks.implementations.registry import not_loaded
@@ -24,7 +25,6 @@ from checks.implementations.topic_records import capabilities
 from checks.results.codec import from_json
 from checks.results.files import save_run
 from checks.results.records import ClaimRecord, ImplementationRecord, Run
-from checks.written.reading import read_documents
 
 SHARED = "theory_claims_outcomes"
 """The key under which an xdist controller tells its workers the folder they share outcomes through."""
@@ -106,7 +106,7 @@ class ResultsCollector:
         seed_text = "derandomized" if derandomized else str(seed or "random")
         env = environment(settings.get_current_profile_name(), seed_text, shard_of(self.config))
         target, complete = Path(self.config.getoption("--results")), self.coverage.complete(len(self.records))
-        read = read_documents()
+        read = documents_read()
         self.written = save_run(target, self.records, env, complete, self.implementations, read), complete
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
