@@ -9,6 +9,7 @@ import warnings
 
 import hypothesis
 import numpy as np
+import torch
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisDeprecationWarning
 from hypothesis.extra.numpy import arrays
@@ -352,3 +353,51 @@ def test_a_random_drawn_from_hypothesis_is_never_kept():
     seeded = shared.Recording(room=1024)
     seeded.add({"order": 12345})
     assert not seeded.full and seeded.inputs == [{"order": 12345}]
+
+
+class NearStart(Keeps):
+    """Declares positions 0 … 20 alone."""
+
+    name, max_position = "test-near-start", 20
+
+
+class FarAway(Keeps):
+    """Declares positions from 5,000 on: no input of the check below is inside."""
+
+    name, min_position = "test-far-away", 5_000
+
+
+def test_inputs_outside_a_domain_are_discarded_and_a_cell_with_none_inside_is_skipped(monkeypatch):
+    """Issue 65 item 7: a strategy that knows nothing of the domain (a topic's own) drew positions an adapter refuses;
+    Hypothesis's filter health check stopped the cell ("FailedHealthCheck … 0 inputs were generated") where the docs
+    promise the inputs are discarded and a cell with none inside is skipped."""
+    monkeypatch.setattr(runner, "offering", lambda uses: [Keeps(), NearStart(), FarAway()])
+    claim = Claim("test.outside-domain", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=30, derandomize=True, database=None)
+
+    @claim.check(dtypes=("float64",), backends=("torch",), devices=("cpu",), uses="rope", settings=settings)
+    @given(x=arrays(np.float64, (3, 4), elements=st.floats(-1, 1)), start=st.integers(0, 1_000))
+    def rotated(t, x, start):
+        positions = np.arange(start, start + 3)
+        expected = rotate(torch.from_numpy(x), positions).numpy()
+        t.close(t.impl.rope(t.xp.array(x), positions), expected, label="rotated")
+
+    runs = {run.implementation: run for run in runner.run_check(claim.declared(Check)[0])}
+    assert runs["test-keeps"].status == "passed"
+    assert runs["test-near-start"].status == "passed" and runs["test-near-start"].examples >= 1, runs
+    far = runs["test-far-away"]
+    assert far.status == "skipped" and "every example fell outside test-far-away's domain" in far.message, far
+
+
+def test_a_topics_drawn_inputs_read_as_their_recipe_and_a_summary_never_as_whole_arrays():
+    """Issue 65 item 3: a counterexample drawn by ``Topic.strategy()`` printed whole arrays (2 kB a finding); it reads
+    as the seed and size it is made from (in the topic's own size name) and a summary of each array."""
+    from checks.numerics.remade import Recipe
+
+    def made(seed: int, heads: int) -> tuple[np.ndarray, int]:
+        return np.random.default_rng(seed).uniform(-4, 4, (heads, 512, 512)), heads
+
+    drawn = Recipe(made, (7, 8), ("seed", "heads"))()
+    said = repr(drawn)
+    assert said.startswith("made from seed 7, heads 8: float64 8×512×512 in [-4, 4]; 8"), said
+    assert len(said) < 100 and np.array_equal(Recipe(made, (7, 8))()[0], drawn[0]), "made again exactly"

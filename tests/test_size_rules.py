@@ -31,6 +31,27 @@ def test_odd_sizes_read_as_every_odd_d_model():
     assert rule == SizeRule(2, frozenset({1})) and rule.describe() == "every odd d_model"
 
 
+def test_a_class_that_holds_at_its_smallest_size_starts_where_the_failures_do():
+    """Issue 65 item 1: document 000's PyTorch class fails at every odd d_model but 1; no rule could say so, and the
+    message read "fails at every size tried"."""
+    rule = separating([3, 181, 13], [1, 2, 4, 64, 128])
+    assert rule == SizeRule(2, frozenset({1}), at_least=3) and rule.describe() == "every odd d_model ≥ 3"
+    assert [d for d in range(1, 10) if rule.matches(d)] == [3, 5, 7, 9]
+
+
+def test_a_topics_size_family_and_name_make_its_rules():
+    """A topic of heads sized in powers of 2 (ALiBi's slopes): "not a power of 2" is a rule of its family, and where
+    only powers of 2 were drawn no residue class names sizes never drawn ("every even heads")."""
+    families = ("powers of 2",)
+    rule = separating([3, 5, 6, 12], [1, 2, 4, 8, 16], families=families)
+    assert rule == SizeRule(power_of_two=False) and rule.describe("heads") == "every heads that is not a power of 2"
+    only_powers = separating([8, 16, 32], [1, 2, 4], families=families)
+    assert only_powers == SizeRule(at_least=8) and only_powers.describe("heads") == "every heads ≥ 8"
+    drawn = [1, 2, 4, 8, 16, 32]
+    assert all(not rule.modulus for rule in candidates([8, 16, 32], families=families, drawn=drawn))
+    assert any(rule.modulus for rule in candidates([8, 16, 32], drawn=drawn)), "without the family, residue classes"
+
+
 def test_a_rotated_count_that_is_odd_reads_as_a_residue_mod_8():
     """ "It fails at d_model = 4, 20, 36" where the rule is "d/4 odd": d_model ≡ 4 (mod 8)."""
     rule = separating([4, 20, 36], [8, 16, 24, 32, 40, 64])
@@ -164,6 +185,26 @@ def test_a_failure_below_8_is_no_residue_class_mod_8(monkeypatch):
     (said,) = failures(BelowEightRope(), {"float64": tuple(range(1, 10))}, monkeypatch).values()
     assert "It fails for d_model = 2, 4, 6; holds for d_model 1 … 9 over " in said, said
     assert "≡" not in said and "It fails for every" not in said, said
+
+
+def test_sizes_another_dtype_set_aside_are_set_aside_at_once(monkeypatch):
+    """Issue 65 item 4: a failing cell repeated, in every dtype, the set-aside runs another dtype of the
+    implementation had already made (four identical sequences for the lesson's PyTorch class)."""
+    from checks.evidence.check import sizes
+
+    reruns: dict[str, int] = {}
+
+    def counted(cell: sizes.FailedCell, earlier: list[sizes.FailedCell] | None = None) -> bool:
+        kept = sizes.set_aside(cell, earlier)
+        reruns[cell.run.dtype] = len(cell.retried)
+        return kept
+
+    monkeypatch.setattr(runner, "set_aside", counted)
+    every = tuple(range(1, 10))
+    said = failures(BelowEightRope(), {"float64": every, "float32": every}, monkeypatch)
+    assert set(said) == {"float64", "float32"} and reruns["float64"] >= 2, reruns
+    assert reruns["float32"] == 1, "the sizes float64 found, set aside in one run"
+    assert all("It fails for d_model = 2, 4, 6; holds for d_model 1 … 9" in message for message in said.values())
 
 
 def test_the_dtypes_of_an_implementation_pool_their_sizes_into_one_rule(monkeypatch):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checks.numerics.remade import Recipe
+from checks.numerics.size_rules import FAMILIES
 from checks.settings.config import NeedsExtra, named_object
 
 if TYPE_CHECKING:
@@ -87,7 +88,11 @@ class Topic:
     prepare: Callable[[tuple[Any, ...]], tuple[Any, ...]] = lambda arguments: arguments
     """The check's arguments normalised (positions as an int64 array) before the domain and the call see them."""
     size: Callable[[tuple[Any, ...]], int] = lambda arguments: int(arguments[0].shape[-1])
-    """The d_model of a call, which the adapter's declared domain is asked about."""
+    """The size of a call (``size_name``), which the adapter's declared domain is asked about."""
+    size_name: str = "d_model"
+    """What the topic calls its size (d_model, heads, length): messages, size rules and sweeps use this name."""
+    size_families: tuple[str, ...] = ()
+    """Its natural sizes (checks.numerics.size_rules.FAMILIES: "powers of 2"), whose rules join the size rules."""
     positions: Callable[[tuple[Any, ...]], Any] = lambda arguments: ()
     """The positions a call takes (empty when it takes none)."""
     to_adapter: Callable[[Backend, tuple[Any, ...]], tuple[Any, ...]] = lambda xp, arguments: arguments
@@ -120,6 +125,10 @@ class Topic:
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"a topic's name is the adapter method it tests: {self.name!r} is not an identifier")
+        if unknown := sorted(set(self.size_families) - set(FAMILIES)):
+            raise ValueError(f"topic {self.name}: size_families {unknown} are not among {list(FAMILIES)}")
+        if not self.size_name.strip():
+            raise ValueError(f"topic {self.name}: size_name names its size (d_model, heads, length)")
         if self.inputs is None and self.call is None:
             raise ValueError(f"topic {self.name}: give inputs (or a contract call)")
 
@@ -147,7 +156,8 @@ class Topic:
 
         sizes = d_models if d_models is not None else st.integers(1, 32).map(lambda half: 2 * half)
         seeds = st.integers(0, 2**32 - 1)
-        return st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn)())
+        names = ("seed", self.size_name)
+        return st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn, names)())
 
 
 SEED = 20261130

@@ -21,9 +21,16 @@ class Recipe:
 
     make: Callable[..., tuple[Any, ...]]
     arguments: tuple[Any, ...]
+    names: tuple[str, ...] = ()
+    """What each argument is (seed, heads): how a counterexample names the values it was made from."""
 
     def __call__(self) -> Remade:
         return Remade(self.make(*self.arguments), self)
+
+    def said(self) -> str:
+        """The arguments in words: "seed 7, heads 8"."""
+        names = self.names or tuple(f"argument {n + 1}" for n in range(len(self.arguments)))
+        return ", ".join(f"{name} {value}" for name, value in zip(names, self.arguments, strict=False))
 
 
 class Remade(tuple):  # type: ignore[type-arg]
@@ -38,3 +45,18 @@ class Remade(tuple):  # type: ignore[type-arg]
 
     def __getnewargs__(self) -> tuple[Any, ...]:  # type: ignore[override]
         return tuple(self), self.recipe
+
+    def __repr__(self) -> str:
+        """The recipe and a summary of each value, not the values: a counterexample of a topic's inputs reads
+        "made from seed 7, heads 8: float64 6×8 in [-3.9, 4]; int 8" (the recipe makes them again exactly)."""
+        return f"made from {self.recipe.said()}: " + "; ".join(summary(value) for value in self)
+
+
+def summary(value: Any) -> str:
+    """A value in a few words: an array's dtype, shape and range; anything else as itself (cut at 60 characters)."""
+    shape = getattr(value, "shape", None)
+    if shape is not None and getattr(value, "size", 0):
+        low, high = float(value.min()), float(value.max())
+        return f"{value.dtype} {'×'.join(map(str, shape)) or 'scalar'} in [{low:.3g}, {high:.3g}]"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 import hypothesis
-from hypothesis import Phase, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis.errors import (
     FlakyFailure,
     HypothesisDeprecationWarning,
@@ -145,7 +145,7 @@ def _execute(
         if not run.reference:
             rerun = partial(_rerun, check, xp=xp, adapter=adapter)
             cell = FailedCell(check, run, adapter, rerun, attempt, said=run.message)
-            if set_aside(cell):
+            if set_aside(cell, failed):
                 failed.append(cell)
 
 
@@ -240,6 +240,9 @@ def _attempt(
     ``replay``, on those inputs in order, without Hypothesis, stopped once the property has rejected more than
     ``rejections_allowed`` of them (None: no limit)."""
     kept = check.settings or settings.default
+    # an input outside the implementation's domain is discarded, never failed (docs/implementations.md): however
+    # many are, the cell runs on the rest, and one whose every input fell outside ends Unsatisfiable (skipped)
+    kept = settings(kept, suppress_health_check=(*kept.suppress_health_check, HealthCheck.filter_too_much))
     planned = kept.max_examples + len(inputs.examples) if (inputs := inputs_of(check.test)) else kept.max_examples
     trial = Trial(run, xp, adapter, domain, Plan(check.false_alarm, planned))
     attempt = Attempt(trial)

@@ -108,27 +108,48 @@ class FailedCell:
         """The domain the implementation declares."""
         return self.first.trial.impl.domain
 
+    @property
+    def size_name(self) -> str:
+        """What the check's topic calls its size (checks.topics.Topic.size_name; d_model without a topic)."""
+        return topic(self.check.uses).size_name if self.check.uses else "d_model"
 
-def set_aside(cell: FailedCell) -> bool:
-    """Set the failing d_model aside (as if the implementation had declared it outside its domain) and run the check
+
+def set_aside(cell: FailedCell, earlier: list[FailedCell] | None = None) -> bool:
+    """Set the failing size aside (as if the implementation had declared it outside its domain) and run the check
     again, up to SUB_DOMAIN_TRIES times, until a run holds: "fails for d_model = 2; holds for d_model 4 … 128 over
-    40 examples". A domain error never hides the answer at the sizes the implementation supports. False (the message
-    said) when no other size inside the domain is left to try (the run drew none)."""
+    40 examples". A domain error never hides the answer at the sizes the implementation supports. Where an
+    ``earlier`` cell of the implementation (another dtype) failing the same way (FailedCell.kind) found the sizes
+    already, and this cell failed at one of them, they are set aside at once: one run, not the same sequence again.
+    False (the message said) when no other size inside the domain is left to try (the run drew none)."""
     attempt = cell.first
+    known = next((other.failing for other in earlier or [] if other.kind == cell.kind and other.failing), [])
+    if attempt.failed_at in known:
+        cell.failing = list(known)
+        attempt = cell.retry(cell.domain.excluding(cell.failing))
+        if (ended := _ended(cell, attempt)) is not None:
+            return ended
     for _ in range(SUB_DOMAIN_TRIES):
         size = attempt.failed_at
         if size is None or size in cell.failing:
             break
         cell.failing.append(size)
         attempt = cell.retry(cell.domain.excluding(cell.failing))
-        if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
-            aside = _listed(cell.failing)
-            cell.run.message = f"{cell.said} (d_model = {aside}: no other size inside its domain to try)"
-            return False
-        if attempt.failure is None:
-            cell.set_aside = attempt
-            break
+        if (ended := _ended(cell, attempt)) is not None:
+            return ended
     return True
+
+
+def _ended(cell: FailedCell, attempt: Attempt) -> bool | None:
+    """Whether a run with sizes set aside ends the search: True when it held, False (the message said) when no size
+    was left to draw, None when it failed at another size."""
+    if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+        aside = _listed(cell.failing)
+        cell.run.message = f"{cell.said} ({cell.size_name} = {aside}: no other size inside its domain to try)"
+        return False
+    if attempt.failure is None:
+        cell.set_aside = attempt
+        return True
+    return None
 
 
 Confirmed = tuple[SizeRule, dict[str, Attempt]]
@@ -175,9 +196,10 @@ def _group_rule(group: list[FailedCell]) -> Confirmed | None:
     check, adapter = group[0].check, group[0].adapter
     share = topic(check.uses).rotated_fraction if check.uses else None
     pairs = share(adapter) if share else None
+    families = topic(check.uses).size_families if check.uses else ()
     passed_over: set[SizeRule] = set()
     for _ in range(RULE_TRIES):
-        rule = separating(*_pooled(group), passed_over, pairs)
+        rule = separating(*_pooled(group), passed_over, pairs, families)
         if rule is None:
             return None
         held: dict[str, Attempt] = {}
@@ -227,28 +249,28 @@ RULE_TRIES = 4
 def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed | None) -> str:
     """The cell's failure with its sizes: the rule confirmed for its group; else the sizes the group failed at and the
     cell's run that held without them; else a threshold on the position (_by_position); else every size tried."""
-    failing = sorted(_pooled(group)[0])
+    failing, size = sorted(_pooled(group)[0]), cell.size_name
     dtypes = sorted(member.run.dtype for member in group)
     pooled = f", the sizes of {_and(dtypes)} pooled" if len(dtypes) > 1 else ""
     if confirmed is not None:
         rule, held = confirmed
         low, high, examples = held[cell.run.dtype].drawn
         return (
-            f"{cell.said}. It fails for {rule.describe()} (tried: d_model = {_listed(failing)}); holds at the other "
-            f"sizes drawn, d_model {low} … {high}, over {examples} examples{pooled}"
+            f"{cell.said}. It fails for {rule.describe(size)} (tried: {size} = {_listed(failing)}); holds at the "
+            f"other sizes drawn, {size} {low} … {high}, over {examples} examples{pooled}"
         )
     if cell.set_aside is not None:
         low, high, examples = cell.set_aside.drawn
         aside = sorted(cell.set_aside.trial.impl.domain.excluded_d_models)
-        which = "those sizes" if aside == failing else f"d_model = {_listed(aside)}"
+        which = "those sizes" if aside == failing else f"{size} = {_listed(aside)}"
         return (
-            f"{cell.said}. It fails for d_model = {_listed(failing)}; holds for d_model {low} … {high} over "
+            f"{cell.said}. It fails for {size} = {_listed(failing)}; holds for {size} {low} … {high} over "
             f"{examples} examples with {which} set aside{pooled}"
         )
     by_position = _by_position(cell)
     if by_position or len(cell.failing) < 2:
         return by_position or cell.said
-    return f"{cell.said}. It fails at every size tried (d_model = {_listed(cell.failing)}, each set aside in turn)"
+    return f"{cell.said}. It fails at every size tried ({size} = {_listed(cell.failing)}, each set aside in turn)"
 
 
 def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | None]) -> str:
@@ -258,8 +280,10 @@ def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | 
         return ""
     readings: dict[str, list[str]] = {}
     for kind, group in groups.items():
-        confirmed = rules[kind]
-        reading = confirmed[0].describe() if confirmed else f"d_model = {_listed(sorted(_pooled(group)[0]))} (no rule)"
+        confirmed, size = rules[kind], group[0].size_name
+        reading = (
+            confirmed[0].describe(size) if confirmed else f"{size} = {_listed(sorted(_pooled(group)[0]))} (no rule)"
+        )
         readings.setdefault(reading, []).extend(cell.run.dtype for cell in group)
     return ". By dtype, " + "; ".join(sorted(f"in {_and(sorted(dtypes))}: {said}" for said, dtypes in readings.items()))
 
