@@ -187,26 +187,6 @@ def test_a_failure_below_8_is_no_residue_class_mod_8(monkeypatch):
     assert "≡" not in said and "It fails for every" not in said, said
 
 
-def test_sizes_another_dtype_set_aside_are_set_aside_at_once(monkeypatch):
-    """Issue 65 item 4: a failing cell repeated, in every dtype, the set-aside runs another dtype of the
-    implementation had already made (four identical sequences for the lesson's PyTorch class)."""
-    from checks.evidence.check import sizes
-
-    reruns: dict[str, int] = {}
-
-    def counted(cell: sizes.FailedCell, earlier: list[sizes.FailedCell] | None = None) -> bool:
-        kept = sizes.set_aside(cell, earlier)
-        reruns[cell.run.dtype] = len(cell.retried)
-        return kept
-
-    monkeypatch.setattr(runner, "set_aside", counted)
-    every = tuple(range(1, 10))
-    said = failures(BelowEightRope(), {"float64": every, "float32": every}, monkeypatch)
-    assert set(said) == {"float64", "float32"} and reruns["float64"] >= 2, reruns
-    assert reruns["float32"] == 1, "the sizes float64 found, set aside in one run"
-    assert all("It fails for d_model = 2, 4, 6; holds for d_model 1 … 9" in message for message in said.values())
-
-
 def test_the_dtypes_of_an_implementation_pool_their_sizes_into_one_rule(monkeypatch):
     """Issue 46: each dtype drew other sizes and read another rule: float32, failing at 3 alone, "below 4"."""
     said = failures(OddCrashRope(), {"float64": (1, 2, 3, 4, 5, 6), "float32": (3, 4, 6, 8)}, monkeypatch)

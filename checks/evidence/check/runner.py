@@ -145,7 +145,7 @@ def _execute(
         if not run.reference:
             rerun = partial(_rerun, check, xp=xp, adapter=adapter)
             cell = FailedCell(check, run, adapter, rerun, attempt, said=run.message)
-            if set_aside(cell, failed):
+            if set_aside(cell):
                 failed.append(cell)
 
 

@@ -114,20 +114,12 @@ class FailedCell:
         return topic(self.check.uses).size_name if self.check.uses else "d_model"
 
 
-def set_aside(cell: FailedCell, earlier: list[FailedCell] | None = None) -> bool:
+def set_aside(cell: FailedCell) -> bool:
     """Set the failing size aside (as if the implementation had declared it outside its domain) and run the check
     again, up to SUB_DOMAIN_TRIES times, until a run holds: "fails for d_model = 2; holds for d_model 4 … 128 over
-    40 examples". A domain error never hides the answer at the sizes the implementation supports. Where an
-    ``earlier`` cell of the implementation (another dtype) failing the same way (FailedCell.kind) found the sizes
-    already, and this cell failed at one of them, they are set aside at once: one run, not the same sequence again.
-    False (the message said) when no other size inside the domain is left to try (the run drew none)."""
+    40 examples". A domain error never hides the answer at the sizes the implementation supports. False (the message
+    said) when no other size inside the domain is left to try (the run drew none)."""
     attempt = cell.first
-    known = next((other.failing for other in earlier or [] if other.kind == cell.kind and other.failing), [])
-    if attempt.failed_at in known:
-        cell.failing = list(known)
-        attempt = cell.retry(cell.domain.excluding(cell.failing))
-        if (ended := _ended(cell, attempt)) is not None:
-            return ended
     for _ in range(SUB_DOMAIN_TRIES):
         size = attempt.failed_at
         if size is None or size in cell.failing:
