@@ -364,6 +364,9 @@ class Cell:
     status: str
     detail: str
     counterexample: str = ""
+    marks: tuple[tuple[str, str], ...] = ()
+    """One mark per dtype (per device and dtype where the runs span devices): (where, status), in run order, so that a
+    loss in bfloat16 alone does not read as a wrong formula."""
 
 
 def implementation_matrix(site: Site) -> tuple[list[str], list[tuple[ClaimView, dict[str, Cell]]]]:
@@ -402,16 +405,31 @@ def contract_cells(site: Site) -> dict[str, Cell]:
 
 
 def _cell(runs: list[Run]) -> Cell:
+    marks = _marks(runs)
     ran = [run for run in runs if run.ran]
     if not ran:
-        return Cell("skipped", runs[0].message if runs else "")
+        return Cell("skipped", runs[0].message if runs else "", marks=marks)
     for status, label in (("error", "error"), ("failed", "fail")):
         bad = [run for run in ran if run.status == status]
         if bad:
             where = ", ".join(sorted({f"{run.device} {run.dtype}" for run in bad}))
             example = ", ".join(f"{k}={v}" for k, v in bad[0].failing_input.items())
-            return Cell(label, f"{bad[0].name} ({where}): {bad[0].message}", example)
-    return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}")
+            return Cell(label, f"{bad[0].name} ({where}): {bad[0].message}", example, marks)
+    return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}", marks=marks)
+
+
+def _marks(runs: list[Run]) -> tuple[tuple[str, str], ...]:
+    """Each dtype's worst status among the runs (error, fail, pass, skipped), named by dtype, or by device and dtype
+    where the runs span devices."""
+    devices = {run.device for run in runs}
+    places = dict.fromkeys((run.device, run.dtype) for run in runs)
+    marks = []
+    for device, dtype in places:
+        here = {run.status if run.ran else "skipped" for run in runs if (run.device, run.dtype) == (device, dtype)}
+        status = next((s for s in ("error", "failed", "passed") if s in here), "skipped")
+        label = {"failed": "fail", "passed": "pass"}.get(status, status)
+        marks.append((dtype if len(devices) == 1 else f"{device} {dtype}", label))
+    return tuple(marks)
 
 
 __all__ = [

@@ -443,3 +443,18 @@ def test_the_fingerprints_per_dtype_show_as_a_table_and_an_envelope_per_capabili
         assert section.index("<svg") < section.index("</table>")
     assert "positions 256 and 257" in page and "from position 22 (0.016)" in page and ">65520<" in page
     assert "<b>table</b>" not in page and "&lt;b&gt;table&lt;/b&gt;" in page
+
+
+def test_a_matrix_cell_marks_each_dtype():
+    """Issue 65 item 7: the matrix merged dtypes into one cell, so a bfloat16 loss at long lengths read as a wrong
+    formula. The cell keeps its worst status and marks each dtype."""
+    from checks.evidence.check.record import CheckRun
+    from reports.model import _cell
+
+    said = [("float64", "passed"), ("float32", "passed"), ("bfloat16", "failed"), ("float16", "skipped")]
+    runs = [CheckRun("c", "cpu", dtype, status=status, implementation="lib") for dtype, status in said]
+    cell = _cell(runs)
+    assert cell.status == "fail" and "cpu bfloat16" in cell.detail
+    assert cell.marks == (("float64", "pass"), ("float32", "pass"), ("bfloat16", "fail"), ("float16", "skipped"))
+    both = _cell([*runs, CheckRun("c", "cuda", "float32", status="passed", implementation="lib")])
+    assert both.marks[0] == ("cpu float64", "pass") and both.marks[-1] == ("cuda float32", "pass")

@@ -124,3 +124,37 @@ def test_the_documented_pattern_holds_for_every_package_topic_in_every_dtype(nam
     assert not broken and str(record.observed) == "holds", (record.errors, broken)
     ran = {r.dtype for r in runs if r.status == "passed" and r.examples}
     assert {"float64", "float32", "float16", "bfloat16"} <= ran, "every dtype compared some input"
+
+
+class _HalvesBoth:
+    """A mutant two topics list (ALiBi's bias and weights, say): one mutant."""
+
+    name, bug = "halves-both", "returns half of its input"
+
+    def halved_a(self, x):
+        return x / 2
+
+    def halved_b(self, x):
+        return x / 2
+
+
+def test_the_mutation_run_takes_each_mutant_once_and_only_the_topics_the_claims_use():
+    """Issue 65 item 8: the mutation run crashed on a mutant listed on two topics, then counted 31 mutants of topics
+    the repository does not use as survivors."""
+    from checks.implementations.mutants import every_mutant
+
+    mutant = _HalvesBoth()
+    added = [
+        Topic(name, "x", ("x",), inputs=lambda rng, d: (rng.normal(size=d),), mutants=(mutant,))
+        for name in ("halved_a", "halved_b")
+    ]
+    for new in added:
+        register(new)
+    try:
+        assert [m.name for m in every_mutant({"halved_a"})] == ["halves-both"], "once, and no other topic's"
+        assert "halves-both" not in {m.name for m in every_mutant({"rope"})}
+        everything = [m.name for m in every_mutant()]
+        assert everything.count("halves-both") == 1 and len(everything) == len(set(everything))
+    finally:
+        for new in added:
+            unregister(new)

@@ -8,7 +8,7 @@ check that runs it fails. ``python -m checks.engine.mutation`` runs them all and
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
@@ -217,11 +217,15 @@ def python_name(name: str) -> str:
     return name.replace("-", "_")
 
 
-def every_mutant() -> list[Any]:
-    """Every topic's mutants (checks.topics.Topic.mutants), the package's and the repository's."""
-    from checks.implementations.topic_records import topics
+def every_mutant(used: Collection[str] | None = None) -> list[Any]:
+    """Every topic's mutants (checks.topics.Topic.mutants), the package's and the repository's, each once (a mutant
+    two topics list is one mutant, under its name); ``used``: only those offering one of these topics."""
+    from checks.implementations.topic_records import capabilities, topics
 
-    return [mutant for topic in topics() for mutant in topic.mutants]
+    found: dict[str, Any] = {}
+    for mutant in (mutant for topic in topics() for mutant in topic.mutants):
+        found.setdefault(mutant.name, mutant)
+    return [mutant for mutant in found.values() if used is None or capabilities(mutant) & set(used)]
 
 
 def __getattr__(attribute: str) -> Any:
