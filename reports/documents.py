@@ -89,8 +89,7 @@ def highlight(reading: DocumentReading, quotes: list[PlacedQuote]) -> Highlighte
         else:
             placed.append(PlacedQuote(**{**quote.__dict__, "start": start, "end": start + len(quote.text)}))
     checking = [Quoting(q.claim_id, q.verdict, q.in_scope, q.text) for q in placed if not q.control]
-    counted = [(unit.start, unit.end, unit.kind) for unit in reading.units]
-    classified = classify(reading.name, text, checking, reading.entries, counted)
+    classified = classify(reading.name, text, checking, reading.entries, reading.units)
     spans = classified.sentences
     cuts = {0, len(text)} | {p for s in spans for p in (s.start, s.end)} | {p for q in placed for p in (q.start, q.end)}
     segments = []

@@ -8,7 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from checks.documents.coverage import CATEGORIES, Classified, Entry
+from checks.documents.coverage import CATEGORIES, Classified
 from checks.documents.markup import marked_up
 from checks.documents.sources import Citation, Quote
 from checks.numerics.tolerances import FLOATS
@@ -22,37 +22,25 @@ from reports.model import ClaimView, ResultsSource, Shown, Site, document_slug, 
 
 @dataclass(frozen=True)
 class DocumentInfo:
-    """A document as the run read it (checks.written.reading), with the names its pages give it."""
+    """A document as the run read it (checks.written.reading: its name, title, text, entries …), with the names its
+    pages give it."""
 
     reading: DocumentReading
 
-    @property
-    def name(self) -> str:
-        return self.reading.name
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.reading, name)
 
     @property
     def slug(self) -> str:
-        return document_slug(self.name)
-
-    @property
-    def title(self) -> str:
-        return self.reading.title
-
-    @property
-    def text(self) -> str:
-        return self.reading.text
-
-    @property
-    def entries(self) -> list[Entry]:
-        """The document's classification file (checks.documents.coverage): the sentences no claim quotes, each with
-        its class."""
-        return self.reading.entries
+        return document_slug(self.reading.name)
 
     @property
     def short(self) -> str:
         """The label the index gives it: "000" for a document named "000_<hash>.txt", else its file name (a .txt
         one without its suffix)."""
-        return short_name(self.name)
+        return short_name(self.reading.name)
 
     @property
     def lang(self) -> str:

@@ -17,7 +17,7 @@ from checks.engine.report import main
 from checks.results import SCHEMA_VERSION as SCHEMA
 from checks.results import Figure, read_results, write_results
 from checks.results.codec import from_json, to_json
-from checks.written.reading import DocumentReading, Unit, read_documents
+from checks.written.reading import DocumentReading, read_documents
 from reports import documents, figures, mathml, search
 from reports.build import CSP, build_site
 from tests.records import environment
@@ -209,8 +209,8 @@ def test_highlight_places_quotes_and_classes_every_sentence():
         documents.PlacedQuote("c.gone", "c", "holds", "q-c", "없는 문장", True),
     ]
     entries = [Entry("제목", category="heading")]
-    cut = [Unit(*unit) for unit in units(text, "doc.txt")]
-    result = documents.highlight(DocumentReading("doc.txt", text, entries=entries, units=cut), quotes)
+    reading = DocumentReading("doc.txt", text, entries=entries, units=units(text, "doc.txt"))
+    result = documents.highlight(reading, quotes)
     assert "".join(s.text for s in result.segments) == text
     assert [q.claim_id for q in result.missing] == ["c.gone"]
     classes = [s.sentence_class for s in result.coverage.sentences]

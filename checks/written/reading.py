@@ -26,15 +26,6 @@ from checks.written.surface import Blemish, blemishes
 
 
 @dataclass(frozen=True)
-class Unit:
-    """What coverage counts as one: a sentence of the prose (kind "") or a block of markup (its kind)."""
-
-    start: int
-    end: int
-    kind: str = ""
-
-
-@dataclass(frozen=True)
 class FormulaReview:
     """One formula as written and what its review decided (checks.written.review)."""
 
@@ -66,7 +57,8 @@ class DocumentReading:
     language: str = "en"
     entries: list[Entry] = field(default_factory=list)
     """Its classification file: the sentences no claim quotes, each with its class."""
-    units: list[Unit] = field(default_factory=list)
+    units: list[tuple[int, int, str]] = field(default_factory=list)
+    """What coverage counts as one, (start, end, kind): a sentence of the prose (kind "") or a block of markup."""
     formulas: list[FormulaReview] = field(default_factory=list)
     notation: list[NotationFinding] = field(default_factory=list)
     examples: list[ExampleReview] = field(default_factory=list)
@@ -110,7 +102,7 @@ def _reviewed(name: str, text: str, title: str, entries: tuple[Entry, ...], conf
         title,
         document_language(text, configured),
         list(entries),
-        [Unit(*unit) for unit in units(text, name)],
+        units(text, name),
         [_review(formula) for formula in reviewed],
         findings(text, reviewed),
         [ExampleReview(example, rewritten(example, lines)) for example in examples(text)],
