@@ -158,3 +158,14 @@ def test_the_mutation_run_takes_each_mutant_once_and_only_the_topics_the_claims_
     finally:
         for new in added:
             unregister(new)
+
+
+def test_the_contract_calls_a_topic_at_its_own_probe_sizes():
+    """Issue 65 item 2: the contract called a topic of heads at d_model's sizes (64 heads of 512 × 512 float64 inputs,
+    128 MiB an argument), so a claim with 16 MiB inputs peaked at gigabytes before its first cell."""
+    from checks.implementations.contract import _sizes
+    from checks.numerics.domain import Domain
+
+    assert _sizes(Domain(), (8, 4, 2)) == (8, 4, 2)
+    assert _sizes(Domain(), Topic("t", "s", ("x",), inputs=lambda rng, d: (rng.normal(size=d),)).probe_sizes)[0] == 64
+    assert _sizes(Domain(d_models=(2, 4)), (8, 4, 2)) == (4, 2, 2), "the first size the domain takes"

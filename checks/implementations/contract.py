@@ -98,7 +98,7 @@ def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None
     a changed input). A violation at one other size only does not count: the checks then find the sub-domain."""
     record = checked(adapter, (capability,))
     try:
-        size = probe_d_model(Domain.of(adapter))
+        size = probe_d_model(Domain.of(adapter), sizes=topic(capability).probe_sizes)
     except ValueError:
         return None
     for finding in record.contract:
@@ -168,7 +168,7 @@ def _check_capability(
 ) -> list[Implementation]:
     """The capability's contract calls and fingerprint; the bindings the calls went through (each device × dtype)."""
     try:
-        sizes = _sizes(domain)
+        sizes = _sizes(domain, topic(capability).probe_sizes)
     except ValueError as error:
         record.contract.append(ContractFinding(capability, "declared", str(error)))
         return []
@@ -197,11 +197,12 @@ def _runs(adapter: Any, domain: Domain, device: str, dtype: str) -> bool:
     )
 
 
-def _sizes(domain: Domain) -> tuple[int, int, int]:
-    """The size the contract is checked at, another one (calls in between), and the smallest one it takes."""
-    first = probe_d_model(domain)
+def _sizes(domain: Domain, probe_sizes: tuple[int, ...]) -> tuple[int, int, int]:
+    """The size the contract is checked at, another one (calls in between), and the smallest one it takes: from the
+    topic's own probe sizes (d_model's 64, 32, …; a topic of heads its few heads)."""
+    first = probe_d_model(domain, sizes=probe_sizes)
     taken = [d for d in domain.d_model_values(2, 4096) if d % 2 == 0] or [first]
-    others = [d for d in (32, 16, 128, *taken) if d != first and d in taken]
+    others = [d for d in (*probe_sizes, *taken) if d != first and d in taken]
     return first, (others[0] if others else first), taken[0]
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name
 from checks.implementations.frequencies import DOCUMENTS, PIECES, Frequencies, formula, measure
 from checks.implementations.frequencies import residual as _residual
+from checks.implementations.topic_records import PROBE_SIZES
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import (
@@ -35,8 +36,6 @@ from checks.numerics.pairing import (
 from checks.numerics.reference_implementations import BASE
 from checks.results.codec import JSON
 
-PROBE_D_MODELS = (64, 32, 16, 128, 8, 256, 4)
-"""The d_model a fingerprint is measured at: the first of these the implementation takes."""
 FAR = 2**20
 """Angles and tables are compared with exact values at positions up to here (or the largest one taken)."""
 MOVED = 1e-9
@@ -437,13 +436,15 @@ def precision_of(error: float, position: int) -> str:
     return "coarser than float32"
 
 
-def probe_d_model(domain: Domain, even: bool = True) -> int:
-    for d_model in PROBE_D_MODELS:
+def probe_d_model(domain: Domain, even: bool = True, sizes: tuple[int, ...] = PROBE_SIZES) -> int:
+    """The first of ``sizes`` (a topic's probe_sizes) the domain takes (even, unless ``even`` is False); else the
+    smallest size it takes."""
+    for d_model in sizes:
         if domain.takes_d_model(d_model) and (d_model % 2 == 0 or not even):
             return d_model
     taken = domain.d_model_values(2, 4096)
     if not taken:
-        raise ValueError(f"no d_model between 2 and 4096 is inside the declared domain ({domain.describe()})")
+        raise ValueError(f"no size between 2 and 4096 is inside the declared domain ({domain.describe()})")
     return taken[0]
 
 

@@ -64,6 +64,10 @@ class Fingerprint:
     """(backend, domain, d_model, dtypes) → the reference's per-dtype fingerprints, to compare with."""
 
 
+PROBE_SIZES = (64, 32, 16, 128, 8, 256, 4)
+"""The sizes a topic's contract calls and fingerprints are measured at by default, the first one taken first."""
+
+
 @dataclass(frozen=True)
 class Topic:
     """One component under test: the method ``name`` of an adapter, and how to test implementations of it.
@@ -93,6 +97,9 @@ class Topic:
     """What the topic calls its size (d_model, heads, length): messages, size rules and sweeps use this name."""
     size_families: tuple[str, ...] = ()
     """Its natural sizes (checks.numerics.size_rules.FAMILIES: "powers of 2"), whose rules join the size rules."""
+    probe_sizes: tuple[int, ...] = PROBE_SIZES
+    """The sizes the contract calls it at, first taken first (d_model's by default; a topic of heads, whose inputs
+    grow with each head, names a few heads: (8, 4, 2))."""
     positions: Callable[[tuple[Any, ...]], Any] = lambda arguments: ()
     """The positions a call takes (empty when it takes none)."""
     to_adapter: Callable[[Backend, tuple[Any, ...]], tuple[Any, ...]] = lambda xp, arguments: arguments
