@@ -169,3 +169,11 @@ def test_the_contract_calls_a_topic_at_its_own_probe_sizes():
     assert _sizes(Domain(), (8, 4, 2)) == (8, 4, 2)
     assert _sizes(Domain(), Topic("t", "s", ("x",), inputs=lambda rng, d: (rng.normal(size=d),)).probe_sizes)[0] == 64
     assert _sizes(Domain(d_models=(2, 4)), (8, 4, 2)) == (4, 2, 2), "the first size the domain takes"
+
+
+def test_a_domain_speaks_of_the_topics_size():
+    """Issue 65 item 1: every message called a topic's size "d_model" (an ALiBi topic's: heads)."""
+    from checks.numerics.domain import Domain
+
+    said = Domain(min_d_model=2, d_models=(2, 4, 8)).refuses(d_model=3, size="heads") or ""
+    assert said.startswith("heads = 3 is outside the declared domain (heads ≥ 2; heads in {2, 4, 8})") and "d_model" not in said

@@ -156,15 +156,15 @@ class Implementation:
     def _called(self, topic_name: str, arguments: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
         topic = self._topic(topic_name)
         prepared = topic.prepare(arguments)
-        self._inside(topic.size(prepared), topic.positions(prepared))
+        self._inside(topic.size(prepared), topic.positions(prepared), topic.size_name)
         shape = tuple(int(n) for n in getattr(prepared[0], "shape", ()))
         expected = (
             topic.expected(self.xp, prepared) if topic.expected else Expected(shape, self.xp.dtype, self.xp.device)
         )
         return self._call(topic, expected, *topic.to_adapter(self.xp, prepared)), prepared
 
-    def _inside(self, d_model: int, positions: np.ndarray | tuple[()]) -> None:
-        reason = self.domain.refuses(d_model=d_model, positions=positions)
+    def _inside(self, d_model: int, positions: np.ndarray | tuple[()], size: str = "d_model") -> None:
+        reason = self.domain.refuses(d_model=d_model, positions=positions, size=size)
         if reason:
             raise OutsideDomain(f"{self.name}: {reason}")
         self.d_models_seen.append(d_model)

@@ -225,7 +225,8 @@ class _Session:
         except ImplementationFailure as failure:
             self._find(implementation, d_model, "call", str(failure) + self._earlier_dtype(str(failure), xp.dtype))
             return None
-        self.answers.append((xp.dtype, f"d_model = {d_model}, {xp.dtype}, {xp.device}, {length} positions", found))
+        size = self.topic.size_name
+        self.answers.append((xp.dtype, f"{size} = {d_model}, {xp.dtype}, {xp.device}, {length} positions", found))
         return found
 
     def _earlier_dtype(self, problem: str, asked: str) -> str:
@@ -268,9 +269,9 @@ class _Session:
                     implementation,
                     size,
                     "repeatable",
-                    f"output depends on earlier calls: the same {self.record.name}.{self.capability} call (d_model = "
-                    f"{size}, {implementation.xp.dtype}, {implementation.xp.device}) differs by {difference:.3g} from "
-                    "its first answer, after calls in other dtypes and sizes"
+                    f"output depends on earlier calls: the same {self.record.name}.{self.capability} call "
+                    f"({self.topic.size_name} = {size}, {implementation.xp.dtype}, {implementation.xp.device}) "
+                    f"differs by {difference:.3g} from its first answer, after calls in other dtypes and sizes"
                     + self._source(again, earlier, implementation.xp.dtype),
                 )
 

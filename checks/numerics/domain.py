@@ -91,13 +91,15 @@ class Domain:
             self.max_position is None or position <= self.max_position
         )
 
-    def refuses(self, *, d_model: int | None = None, positions: Iterable[int] = ()) -> str | None:
-        """Why an input is outside the domain (None when inside)."""
+    def refuses(
+        self, *, d_model: int | None = None, positions: Iterable[int] = (), size: str = "d_model"
+    ) -> str | None:
+        """Why an input is outside the domain (None when inside); ``size`` names the size (a topic's size_name)."""
         if d_model is not None and not self.takes_d_model(d_model):
-            return f"d_model = {d_model} is outside the declared domain ({self.describe()})"
+            return f"{size} = {d_model} is outside the declared domain ({self.describe(size)})"
         outside = [int(p) for p in positions if not self.takes_position(int(p))]
         if outside:
-            return f"position {outside[0]} is outside the declared domain ({self.describe()})"
+            return f"position {outside[0]} is outside the declared domain ({self.describe(size)})"
         return None
 
     def refuses_run(self, device: str, dtype: str) -> str | None:
@@ -115,8 +117,9 @@ class Domain:
             self.values[(low, high)] = taken
         return list(self.values[(low, high)])
 
-    def describe(self) -> str:
-        """The declaration in words ("positions 0 … 4095, d_model ≥ 4"); "everything" when nothing is declared."""
+    def describe(self, size: str = "d_model") -> str:
+        """The declaration in words ("positions 0 … 4095, d_model ≥ 4", the size named ``size``); "everything" when
+        nothing is declared."""
         parts = []
         if self.min_position is not None and self.max_position is not None:
             parts.append(f"positions {self.min_position} … {self.max_position}")
@@ -125,13 +128,13 @@ class Domain:
         elif self.max_position is not None:
             parts.append(f"positions ≤ {self.max_position}")
         if self.min_d_model is not None:
-            parts.append(f"d_model ≥ {self.min_d_model}")
+            parts.append(f"{size} ≥ {self.min_d_model}")
         if self.d_models is not None:
-            parts.append(f"d_model in {_span(self.d_models)}")
+            parts.append(f"{size} in {_span(self.d_models)}")
         if self.excluded_d_models:
-            parts.append(f"d_model ∉ {{{', '.join(map(str, sorted(self.excluded_d_models)))}}}")
+            parts.append(f"{size} ∉ {{{', '.join(map(str, sorted(self.excluded_d_models)))}}}")
         if self.excluded_rule:
-            parts.append(f"not {self.excluded_rule.describe()}")
+            parts.append(f"not {self.excluded_rule.describe(size)}")
         if self.dtypes is not None:
             parts.append(f"dtypes {', '.join(self.dtypes)}")
         if self.devices is not None:

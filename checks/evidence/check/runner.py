@@ -33,6 +33,7 @@ from checks.evidence.check.statistical import Plan
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
 from checks.implementations.registry import by_name, offering
+from checks.implementations.topic_records import topic
 from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.current import CurrentRun, running
 from checks.numerics.devices import available_devices
@@ -294,7 +295,8 @@ def _attempt(
             raise BatchShapeError(f"{check.name} is declared batched=True but its examples hold no Batch")
         attempt.read_dtype = current.dtype_read
     except Unsatisfiable:
-        attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe()})"
+        size = topic(check.uses).size_name if check.uses else "d_model"
+        attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe(size)})"
     except Exception as failure:
         attempt.failure = failure
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
