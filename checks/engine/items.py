@@ -42,9 +42,9 @@ class ClaimFile(pytest.File):
             claims = load_claims(self.path)
         except Exception as error:
             if module := extras.needed(error):
-                yield NeedsExtraItem.from_parent(self, name=self.path.name, reason=str(MissingExtra(module)))
+                yield NeedsExtraItem.from_parent(self, name=self.path.name, said=str(MissingExtra(module)))
                 return
-            yield BrokenFileItem.from_parent(self, name=self.path.name, error=f"{type(error).__name__}: {error}")
+            yield BrokenFileItem.from_parent(self, name=self.path.name, said=f"{type(error).__name__}: {error}")
             return
         for claim in claims:
             yield ClaimItem.from_parent(self, name=claim.id, claim=claim)
@@ -86,37 +86,34 @@ class ClaimItem(pytest.Item):
         return self.path, 0, f"claim {self.claim.id}"
 
 
-class NeedsExtraItem(pytest.Item):
-    """Stands for a claim file that imports a module of an extra this install lacks: skipped with that line."""
+class ClaimFileItem(pytest.Item):
+    """Stands for a claim file that gives no claims to run; ``said`` says why."""
 
-    def __init__(self, *, reason: str, **kwargs: Any) -> None:
+    def __init__(self, *, said: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.reason = reason
-
-    def runtest(self) -> None:
-        raise pytest.skip.Exception(self.reason, _use_item_location=True)
+        self.said = said
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"claim file {self.path.name}"
 
 
-class BrokenFileItem(pytest.Item):
-    """Stands for a claim file that failed to load."""
-
-    def __init__(self, *, error: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.error = error
+class NeedsExtraItem(ClaimFileItem):
+    """A claim file that imports a module of an extra this install lacks: skipped with that line."""
 
     def runtest(self) -> None:
-        record = broken_file(self.path, self.error)
+        raise pytest.skip.Exception(self.said, _use_item_location=True)
+
+
+class BrokenFileItem(ClaimFileItem):
+    """A claim file that failed to load: broken, with the error."""
+
+    def runtest(self) -> None:
+        record = broken_file(self.path, self.said)
         self.user_properties.append((RECORD, json.dumps(to_json(record), ensure_ascii=False)))
-        raise ClaimMismatch(f"{self.path}: {self.error}")
+        raise ClaimMismatch(f"{self.path}: {self.said}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         return str(excinfo.value)
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"claim file {self.path.name}"
 
 
 def _mismatch(record: ClaimRecord) -> str:
