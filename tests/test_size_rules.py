@@ -231,3 +231,23 @@ def test_a_domain_s_sizes_asked_again_are_the_same_and_a_sub_domain_asks_afresh(
     narrower = declared.excluding([4]).excluding_rule(SizeRule(8, frozenset({6})))
     assert narrower.d_model_values(1, 10) == [2, 8, 10] and not narrower.takes_d_model(4)
     assert declared.d_model_values(1, 10) == [2, 4, 6, 8, 10] and declared == Domain(d_models=tuple(range(2, 4097, 2)))
+
+
+class AllButTenRope:
+    """Raises at every d_model ≡ 2 (mod 4) but 10, where it is exact."""
+
+    name, pairing = "test-all-but-ten", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] % 4 == 2 and x.shape[-1] != 10:
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+def test_a_size_the_rule_names_where_the_implementation_is_exact_withdraws_it(monkeypatch):
+    """Issue 65: runs that rarely drew 10 read "every d_model ≡ 2 (mod 4)"; a run on the rule's sizes alone draws
+    10, holds there, and the rule is withdrawn: the failing sizes are listed instead."""
+    (said,) = failures(
+        AllButTenRope(), {"float64": (2, *range(3, 10), *range(11, 15)) * 4 + (10,)}, monkeypatch
+    ).values()
+    assert "It fails for d_model = 2, 6, 14; holds for d_model " in said and "every" not in said, said

@@ -39,6 +39,8 @@ class Domain:
     """d_model values the engine set aside to look at the rest (an undeclared failure's sub-domain)."""
     excluded_rule: SizeRule | None = None
     """A rule whose sizes the engine set aside, to confirm that the check holds at every other size."""
+    only_rule: SizeRule | None = None
+    """A rule whose sizes alone the engine draws, to confirm that the check fails at each of them."""
     taken_d_models: frozenset[int] | None = field(default=None, init=False, compare=False, repr=False)
     """``d_models`` as a set: every drawn size asks whether it is taken (a tuple of 2,048 sizes is a slow answer)."""
 
@@ -73,10 +75,14 @@ class Domain:
         """This domain without the sizes ``rule`` names (the engine's sub-domain, not the adapter's declaration)."""
         return replace(self, excluded_rule=rule)
 
+    def within_rule(self, rule: SizeRule) -> Domain:
+        """This domain with only the sizes ``rule`` names (the engine's sub-domain, not the adapter's declaration)."""
+        return replace(self, only_rule=rule)
+
     @property
     def restricts_d_model(self) -> bool:
         """Whether any d_model is left out (declared or set aside): strategies then draw from the values taken."""
-        return bool(self.min_d_model or self.d_models or self.excluded_d_models or self.excluded_rule)
+        return bool(self.min_d_model or self.d_models or self.excluded_d_models or self.excluded_rule or self.only_rule)
 
     def takes_d_model(self, d_model: int) -> bool:
         return (
@@ -84,6 +90,7 @@ class Domain:
             and (self.taken_d_models is None or d_model in self.taken_d_models)
             and d_model not in self.excluded_d_models
             and not (self.excluded_rule and self.excluded_rule.matches(d_model))
+            and (self.only_rule is None or self.only_rule.matches(d_model))
         )
 
     def takes_position(self, position: int) -> bool:
@@ -135,6 +142,8 @@ class Domain:
             parts.append(f"{size} ∉ {{{', '.join(map(str, sorted(self.excluded_d_models)))}}}")
         if self.excluded_rule:
             parts.append(f"not {self.excluded_rule.describe(size)}")
+        if self.only_rule:
+            parts.append(f"only {self.only_rule.describe(size)}")
         if self.dtypes is not None:
             parts.append(f"dtypes {', '.join(self.dtypes)}")
         if self.devices is not None:

@@ -182,9 +182,9 @@ def _group_rule(group: list[FailedCell]) -> Confirmed | None:
 
     A confirming run that fails adds its size to the pool and the rule is inferred anew from every size drawn so
     far, in any run of any of the group's dtypes: a rule that a holding size contradicts is never stated (a
-    confirming run draws none of the rule's sizes). One rule for the group, so one text across its dtypes. A rule
-    that leaves nothing to draw in a dtype (every even d_model, for a check that draws even sizes only) is passed
-    over."""
+    confirming run draws none of the rule's sizes), nor one where a run on its sizes alone holds (_covered). One
+    rule for the group, so one text across its dtypes. A rule that leaves nothing to draw in a dtype (every even
+    d_model, for a check that draws even sizes only) is passed over."""
     check, adapter = group[0].check, group[0].adapter
     share = topic(check.uses).rotated_fraction if check.uses else None
     pairs = share(adapter) if share else None
@@ -205,8 +205,26 @@ def _group_rule(group: list[FailedCell]) -> Confirmed | None:
                 break
             held[cell.run.dtype] = attempt
         else:
-            return rule, held
+            if _covered(group, rule):
+                return rule, held
+            passed_over.add(rule)
     return None
+
+
+def _covered(group: list[FailedCell], rule: SizeRule) -> bool:
+    """Whether the check fails at every size ``rule`` names that it draws: the check again on those sizes alone,
+    those already failing set aside, until no size is left to draw (True), a run holds (False: a size where the
+    implementation is exact withdraws the rule) or COVER_TRIES runs each failed at a size of their own (True)."""
+    cell = group[0]
+    for _ in range(COVER_TRIES):
+        failing = {size for member in group for size in member.failing}
+        attempt = cell.retry(cell.domain.within_rule(rule).excluding(failing))
+        if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
+            return True
+        if (size := attempt.failed_at) is None:
+            return False
+        cell.failing.append(size)
+    return True
 
 
 def _by_position(cell: FailedCell) -> str | None:
@@ -236,6 +254,8 @@ def _by_position(cell: FailedCell) -> str | None:
 
 RULE_TRIES = 4
 """How many rules (checks.numerics.size_rules) are tried, each by a run with every size it names set aside."""
+COVER_TRIES = 3
+"""How many runs on a rule's sizes alone look for one where the implementation is exact (_covered)."""
 
 
 def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed | None) -> str:
