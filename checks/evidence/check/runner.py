@@ -28,7 +28,7 @@ from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
 from checks.evidence.check.rows import BatchShapeError, BeyondResolution
 from checks.evidence.check.shared import Inputs, Recording, SharedDraws
-from checks.evidence.check.sizes import Attempt, FailedCell, set_aside, state_sizes
+from checks.evidence.check.sizes import Attempt, FailedCell, search_sizes, unsearched
 from checks.evidence.check.statistical import Plan
 from checks.implementations.base import backend_name, is_reference, missing, unsupported
 from checks.implementations.contract import breach, environment_problem
@@ -85,8 +85,8 @@ def run_check(check: CheckSpec, within_share: Share = unshared) -> list[CheckRun
                     if late := within_share(adapter.name, execute):
                         run.status, run.message = "skipped", late
                 runs.append(run)
-            if failed:
-                within_share(adapter.name, partial(state_sizes, failed))
+            if failed and (late := within_share(adapter.name, partial(search_sizes, failed))):
+                unsearched(failed, late)
     return runs
 
 
@@ -125,8 +125,8 @@ def _execute(
     failed: list[FailedCell],
     shared: SharedDraws,
 ) -> None:
-    """The cell's run; an implementation's failure, with its failing sizes set aside in turn, joins ``failed``, to be
-    stated once every dtype has run (checks.evidence.check.sizes.state_sizes)."""
+    """The cell's run; an implementation's failure joins ``failed``, its sizes searched once every dtype has had its
+    first run (checks.evidence.check.sizes.search_sizes): a failure costs the other dtypes none of their share."""
     started = time.perf_counter()
     try:
         attempt = _first_attempt(check, run, xp, adapter, domain, shared)
@@ -145,9 +145,7 @@ def _execute(
         run.message = _message(attempt.failure, _claim_file(check))
         if not run.reference:
             rerun = partial(_rerun, check, xp=xp, adapter=adapter)
-            cell = FailedCell(check, run, adapter, rerun, attempt, said=run.message)
-            if set_aside(cell):
-                failed.append(cell)
+            failed.append(FailedCell(check, run, adapter, rerun, attempt, said=run.message))
 
 
 def _rerun(check: CheckSpec, run: CheckRun, domain: Domain, xp: Backend, adapter: Any) -> Attempt:

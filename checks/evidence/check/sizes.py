@@ -144,6 +144,21 @@ def _ended(cell: FailedCell, attempt: Attempt) -> bool | None:
     return None
 
 
+def search_sizes(failed: list[FailedCell]) -> None:
+    """The sizes each failed cell fails at (set_aside), then stated together (state_sizes): run after every dtype
+    of the implementation had its first run, so that the search costs none of them their share of the time."""
+    state_sizes([cell for cell in failed if set_aside(cell)])
+
+
+def unsearched(failed: list[FailedCell], late: str) -> None:
+    """The failed cells whose sizes the search did not state before the implementation's share ran out: their
+    failure stands, with why no size is stated ("not run: … ran past its share …" → "sizes not searched: …")."""
+    reason = late.removeprefix("not run: ")
+    for cell in failed:
+        if cell.run.message == cell.said:
+            cell.run.message = f"{cell.said} (the sizes it fails at were not searched: {reason})"
+
+
 Confirmed = tuple[SizeRule, dict[str, Attempt]]
 """A rule with, per dtype, the run that held with every size it names set aside."""
 
