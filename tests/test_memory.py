@@ -4,15 +4,24 @@ above the limit (`tox -e thorough` runs the whole catalog with --memory-limit 95
 from __future__ import annotations
 
 import textwrap
+import weakref
 from pathlib import Path
 
+import hypothesis
+import numpy as np
 import pytest
 import torch
+from hypothesis import strategies as st
 
+from checks import Claim, given
 from checks.engine.memory import release_freed_memory
+from checks.evidence.check import Check, runner
 from checks.evidence.sweep import memory as sweep_memory
+from checks.implementations.topic_records import Topic, register, unregister
+from claims.catalog.works import LESSON_002
 
 ROOT = Path(__file__).resolve().parent.parent
+QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 
 
 def test_a_finished_claim_gives_back_the_sweeps_buffers():
@@ -71,3 +80,55 @@ def test_a_memory_limit_that_is_not_positive_is_a_usage_error(pytester):
     _one_claim(pytester)
     outcome = pytester.runpytest_inprocess("claims", "-p", "no:cacheprovider", "--memory-limit", "0")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
+
+
+MADE: list[weakref.ref[np.ndarray]] = []
+"""A weak reference to every array the topic below has made."""
+HELD: list[int] = []
+"""How many of them were alive at each call of the faulty adapter."""
+
+
+def _inputs(rng: np.random.Generator, size: int) -> tuple[np.ndarray]:
+    x = rng.normal(size=(4, size))
+    MADE.append(weakref.ref(x))
+    return (x,)
+
+
+class OffByAThousandth:
+    name = "test-off-by-a-thousandth"
+
+    def shifted(self, x):
+        HELD.append(sum(made() is not None for made in MADE))
+        return x + 1e-3
+
+
+def test_a_failing_check_holds_the_inputs_of_one_test_case_not_of_every_one_it_shrank():
+    """Issue 65: Hypothesis keeps every failing test case while it shrinks, with its exception and frames; those
+    held each case's arrays (a claim of 16 MiB inputs peaked at 9 GB). The topic's inputs now reach Hypothesis as
+    recipes and a failure's frames keep no locals: the adapter, called some hundred times, never sees more than the
+    arrays of the case at hand alive."""
+    topic = Topic("shifted", "x", ("x",), inputs=_inputs)
+    register(topic)
+    original = runner.offering
+    runner.offering = lambda uses: [OffByAThousandth()]
+    try:
+        HELD.clear()
+        (run,) = runner.run_check(_shifted_check(topic))
+    finally:
+        runner.offering = original
+        unregister(topic)
+    assert run.status == "failed" and len(HELD) > 20, (run.message, len(HELD))
+    assert max(HELD) <= 2, f"{max(HELD)} test cases' arrays alive at once"
+
+
+def _shifted_check(topic: Topic) -> Check:
+    claim = Claim("test.memory-shrinking", "t", "s", [QUOTE], "holds")
+    settings = hypothesis.settings(max_examples=40, derandomize=True, database=None)
+
+    @claim.check(dtypes=("float64",), backends=("torch",), devices=("cpu",), uses="shifted", settings=settings)
+    @given(inputs=topic.strategy(st.integers(1, 64)))
+    def _(t, inputs):
+        (x,) = inputs
+        t.close(t.impl.shifted(t.xp.array(x)), x, label="x")
+
+    return claim.declared(Check)[0]

@@ -183,6 +183,21 @@ def crash_text(error: BaseException, origin: str | Path | None) -> str:
     return f"{type(error).__name__}: {error}" + (f" ({where})" if where else "")
 
 
+def without_locals(error: BaseException) -> BaseException:
+    """``error`` with the locals of its finished frames dropped, and of those of every exception it chains or
+    groups: its lines stay (messages name them), the arrays its frames held go (a failure Hypothesis keeps while it
+    shrinks would keep them all)."""
+    pending, seen = [error], set()
+    while pending:
+        current = pending.pop()
+        if id(current) not in seen:
+            seen.add(id(current))
+            traceback.clear_frames(current.__traceback__)
+            chained = (*getattr(current, "exceptions", ()), current.__cause__, current.__context__)
+            pending += [inner for inner in chained if isinstance(inner, BaseException)]
+    return error
+
+
 def _tracebacks(error: BaseException, seen: set[int]) -> Iterator[traceback.StackSummary]:
     if id(error) in seen:
         return

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checks.numerics.remade import Recipe
+from checks.numerics.remade import Recipe, with_recipes
 from checks.numerics.size_rules import FAMILIES
 from checks.settings.config import NeedsExtra, named_object
 
@@ -164,7 +164,8 @@ class Topic:
         sizes = d_models if d_models is not None else st.integers(1, 32).map(lambda half: 2 * half)
         seeds = st.integers(0, 2**32 - 1)
         names = ("seed", self.size_name)
-        return st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn, names)())
+        recipes = st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn, names))
+        return with_recipes(recipes.map(Recipe.__call__), recipes)
 
 
 SEED = 20261130

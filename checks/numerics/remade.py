@@ -27,10 +27,35 @@ class Recipe:
     def __call__(self) -> Remade:
         return Remade(self.make(*self.arguments), self)
 
+    def __repr__(self) -> str:
+        return f"made from {self.said()}"
+
     def said(self) -> str:
         """The arguments in words: "seed 7, heads 8"."""
         names = self.names or tuple(f"argument {n + 1}" for n in range(len(self.arguments)))
         return ", ".join(f"{name} {value}" for name, value in zip(names, self.arguments, strict=False))
+
+
+RECIPES = "theory_claims_recipes"
+"""The attribute of a strategy of Remade values that holds the strategy of their recipes (with_recipes)."""
+
+
+def with_recipes(strategy: Any, recipes: Any) -> Any:
+    """``strategy`` (of Remade values) told where its ``recipes`` come from: a check's run hands Hypothesis the
+    recipes and makes each value inside the property (checks.evidence.check.runner), so that what Hypothesis keeps
+    of a test case (every failing one while it shrinks, with its frames) holds a few numbers, not the arrays."""
+    setattr(strategy, RECIPES, recipes)
+    return strategy
+
+
+def recipes_of(strategy: Any) -> Any:
+    """The strategy of the recipes of ``strategy``'s values, or ``strategy`` itself when it has none."""
+    return getattr(strategy, RECIPES, strategy)
+
+
+def made(value: Any) -> Any:
+    """A recipe's value made (a Remade tuple); any other value as it is."""
+    return value() if isinstance(value, Recipe) else value
 
 
 class Remade(tuple):  # type: ignore[type-arg]

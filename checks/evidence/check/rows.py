@@ -82,6 +82,10 @@ class Rows:
         self._offered += len({key for key in self._fresh if key is not None})
         self._seen.update(keys)
 
+    def end(self) -> None:
+        """The run is over: its last example is let go (its arrays), its counts stay."""
+        self.example, self.taken = {}, None
+
     def rejected(self) -> None:
         """The test case was rejected as a whole (an ``assume`` or ``reject``): its inputs seen first are no
         examples."""

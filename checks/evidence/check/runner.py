@@ -22,7 +22,7 @@ from hypothesis.errors import (
     UnsatisfiedAssumption,
 )
 
-from checks.evidence.base import claim_line
+from checks.evidence.base import claim_line, without_locals
 from checks.evidence.check.given import inputs_of
 from checks.evidence.check.harness import Trial
 from checks.evidence.check.record import CheckRun, CheckSpec
@@ -38,6 +38,7 @@ from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.current import CurrentRun, running
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
+from checks.numerics.remade import made, recipes_of
 
 Share = Callable[[str, Callable[[], object]], str]
 """Runs cells of an implementation on its share of the claim's time limit; empty, or why they did not run to the end
@@ -252,7 +253,11 @@ def _attempt(
     shrink = shrink and batch == 1
     phases = [phase for phase in kept.phases if shrink or phase not in (Phase.shrink, Phase.explain)]
 
-    def recording(*args: Any, **kwargs: Any) -> Any:
+    def recording(*drawn: Any, **named: Any) -> Any:
+        # Hypothesis hands a topic's inputs as recipes (hypothesis_test), made here: the arrays live in this call
+        # only, and a failure keeps its frames without their locals (what Hypothesis keeps of every failing test
+        # case while it shrinks held each one's arrays: 9 GB for 16 MiB inputs)
+        args, kwargs = [made(value) for value in drawn], {name: made(value) for name, value in named.items()}
         if record is not None:
             record.add(kwargs)
         trial.begin(kwargs)
@@ -265,6 +270,8 @@ def _attempt(
         except Exception as error:
             with contextlib.suppress(AttributeError):
                 error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
+            del args, kwargs  # the trial keeps the current example; this frame, kept by the failure, does not
+            without_locals(error)
             raise
         attempt.passed.update(trial.impl.d_models_seen[called:])
         return result
@@ -296,8 +303,9 @@ def _attempt(
         size = topic(check.uses).size_name if check.uses else "d_model"
         attempt.unsatisfiable = f"every example fell outside {trial.impl.name}'s domain ({domain.describe(size)})"
     except Exception as failure:
-        attempt.failure = failure
+        attempt.failure = without_locals(failure)  # its frames held Hypothesis's engine and every failing case
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
+    trial.rows.end()  # a failed cell keeps its runs: each would keep its last example's arrays
     return attempt
 
 
@@ -343,7 +351,8 @@ def hypothesis_test(check: CheckSpec, body: Callable[..., Any]) -> Callable[...,
     inputs = inputs_of(check.test)
     if inputs is None:
         raise TypeError(f"{check.name}: declare its inputs with @given from checks (checks.given)")
-    test = hypothesis.given(*inputs.args, **inputs.kwargs)(body)
+    strategies = {name: recipes_of(strategy) for name, strategy in inputs.kwargs.items()}
+    test = hypothesis.given(*map(recipes_of, inputs.args), **strategies)(body)
     for args, kwargs in reversed(inputs.examples):
         test = hypothesis.example(*args, **kwargs)(test)
     return test
