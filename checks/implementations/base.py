@@ -25,7 +25,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 
 from checks.implementations.loading import EnvironmentProblem, loading_failure
 from checks.implementations.topic_records import Expected
-from checks.numerics.backends import Backend
+from checks.numerics.backends import BACKENDS, Backend
 from checks.numerics.domain import Domain
 from checks.numerics.pairing import INTERLEAVED
 from checks.settings.extras import is_tensor, optional
@@ -50,6 +50,13 @@ def missing(adapter: Any) -> str | None:
 def unsupported(adapter: Any, device: str, dtype: str) -> str | None:
     check = getattr(adapter, "unsupported", None)
     return check(device, dtype) if callable(check) else None
+
+
+def refusal(adapter: Any, domain: Domain, device: str, dtype: str) -> str | None:
+    """Why the adapter does not run in ``dtype`` on ``device``: its backend's, its own or its domain's reason (None
+    when it runs)."""
+    backend = BACKENDS[backend_name(adapter)].unsupported(device, dtype)
+    return backend or unsupported(adapter, device, dtype) or domain.refuses_run(device, dtype)
 
 
 BACKEND_NAMES = ("torch", "numpy")

@@ -25,7 +25,7 @@ from checks.implementations.base import (
     backend_name,
     is_reference,
     missing,
-    unsupported,
+    refusal,
 )
 from checks.implementations.dtype_fingerprint import Measured, broken_promises, differences
 from checks.implementations.fingerprint import probe_d_model
@@ -191,10 +191,7 @@ def _check_capability(
 
 
 def _runs(adapter: Any, domain: Domain, device: str, dtype: str) -> bool:
-    backend = BACKENDS[backend_name(adapter)]
-    return dtype in FLOATS and not (
-        backend.unsupported(device, dtype) or unsupported(adapter, device, dtype) or domain.refuses_run(device, dtype)
-    )
+    return dtype in FLOATS and not refusal(adapter, domain, device, dtype)
 
 
 def _sizes(domain: Domain, probe_sizes: tuple[int, ...]) -> tuple[int, int, int]:

@@ -3,7 +3,8 @@
 ``multihead_attention(x, w_q, w_k, w_v, w_o, heads)`` → Concat(head_1, …, head_h) W_O with
 head_i = softmax(Q_i K_iᵀ / √(d/h)) V_i, where Q_i, K_i, V_i are the i-th block of d/h columns of x W_Q, x W_K,
 x W_V (no bias, no mask, no position). The implementations are PyTorch's ``torch.nn.MultiheadAttention`` and
-``scaled_dot_product_attention`` on h heads.
+``scaled_dot_product_attention`` on h heads. The fingerprint (checks.implementations.heads_fingerprint) measures how
+an implementation splits the heads, what it scales the scores by and whether it applies W_O.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from checks.helpers.attention_rounding import rounding_scale as head_scale
+from checks.implementations.heads_fingerprint import FINGERPRINT, heads_for
 from checks.implementations.topic_records import Topic
 from checks.numerics.tolerances import LOW_PRECISION
 from checks.settings.extras import optional
@@ -23,11 +25,6 @@ torch = optional("torch")
 
 TOKENS = 8
 """Rows of a drawn input."""
-
-
-def heads_for(d_model: int) -> int:
-    """The heads a drawn input of width ``d_model`` uses: 4 where they divide it, else 2, else 1."""
-    return next(h for h in (4, 2, 1) if d_model % h == 0)
 
 
 def _drawn(rng: np.random.Generator, d_model: int) -> tuple[Any, ...]:
@@ -134,6 +131,7 @@ MULTIHEAD_ATTENTION = Topic(
     value_cases={"d_model 12, 3 heads of 4": lambda: (*_drawn(np.random.default_rng(11), 12)[:5], 3)},
     rounding_scale=multihead_scale,
     comparators=(close_multihead,),
+    fingerprint=FINGERPRINT,
     implementations=(TorchMultiheadAttention(), SdpaHeads()),
     mutants=(SdpaHeads("multihead-scale-by-d", "scores divided by √d, not √(d/h)", scale_width=True),),
 )

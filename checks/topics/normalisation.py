@@ -3,7 +3,11 @@
 ``layer_norm(x, weight, bias)`` → (x − mean) / √(var + ε) · weight + bias over the last axis (the biased variance);
 ``rms_norm(x, weight)`` → x / √(mean(x²) + ε) · weight; both with ε = ``EPS``, torch's default. The
 implementations are PyTorch's: ``torch.nn.LayerNorm``, ``torch.nn.functional.layer_norm``, ``torch.nn.RMSNorm`` and
-``torch.nn.functional.rms_norm``.
+``torch.nn.functional.rms_norm``. In bfloat16 and float16 either of two paths is the convention: torch's (computed in
+float32, rounded once) and the references' (each operation in the array's dtype, sums widened); the tolerances allow
+both, and any other path (rounded to the dtype before the weight multiplies) is a variant. The fingerprint
+(checks.implementations.norm_fingerprint) measures each of these choices of an implementation: the axis, ε's place
+and value, the variance, the centring, a scale on the weight, the half-precision path.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from checks.implementations.norm_fingerprint import Norm
 from checks.implementations.topic_records import Topic
 from checks.numerics.tolerances import LOW_PRECISION
 from checks.settings.extras import optional
@@ -215,6 +220,7 @@ LAYER_NORM = Topic(
     },
     rounding_scale=layer_norm_scale,
     comparators=(close_layer_norm,),
+    fingerprint=Norm("layer_norm", centred=True, eps=EPS).fingerprint(),
     implementations=(TorchLayerNorm(), FUNCTIONAL),
     mutants=(
         NormMutant("layer-norm-unbiased-variance", "the unbiased variance (÷ (d − 1)) for the biased one", 1),
@@ -233,6 +239,7 @@ RMS_NORM = Topic(
     value_cases={"d_model 6, weight drawn": lambda: _drawn_rms(np.random.default_rng(9), 6)},
     rounding_scale=rms_norm_scale,
     comparators=(close_rms_norm,),
+    fingerprint=Norm("rms_norm", centred=False, eps=EPS).fingerprint(),
     implementations=(TorchRMSNorm(), FUNCTIONAL),
     mutants=(CentredRMSNorm(),),
 )
