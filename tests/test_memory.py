@@ -14,10 +14,12 @@ import torch
 from hypothesis import strategies as st
 
 from checks import Claim, given
+from checks.engine.evaluate import evaluate
 from checks.engine.memory import release_freed_memory
 from checks.evidence.check import Check, runner
 from checks.evidence.sweep import memory as sweep_memory
 from checks.implementations.topic_records import Topic, register, unregister
+from checks.settings import memory_ceiling
 from claims.catalog.works import LESSON_002
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,8 +62,9 @@ def test_a_run_over_its_memory_limit_fails_and_names_the_process(pytester):
     over = pytester.runpytest_inprocess(
         "claims", "--results", "r.json", "-p", "no:cacheprovider", "--memory-limit", "1"
     )
-    over.assert_outcomes(passed=1)
-    assert over.ret == pytest.ExitCode.TESTS_FAILED, "the claim passed, the memory did not"
+    over.assert_outcomes(failed=1)  # stopped before its first step: its process is past 1 MiB
+    assert over.ret == pytest.ExitCode.TESTS_FAILED
+    over.stdout.fnmatch_lines(["*claim memory.proof stopped: its process held * MiB, over the memory limit of 1 MiB*"])
     over.stdout.fnmatch_lines(["theory-claims: FAILED --memory-limit: pytest peaked at * MiB, over 1 MiB"])
 
 
@@ -132,3 +135,41 @@ def _shifted_check(topic: Topic) -> Check:
         t.close(t.impl.shifted(t.xp.array(x)), x, label="x")
 
     return claim.declared(Check)[0]
+
+
+KEPT: list[np.ndarray] = []
+"""What the greedy claim below keeps, 16 MiB a test case."""
+
+
+def _claim(greedy: bool) -> Claim:
+    claim = Claim(f"test.memory-{'greedy' if greedy else 'modest'}", "t", "s", [QUOTE], "holds")
+
+    @claim.check(dtypes=("float64",), backends=("numpy",), devices=("cpu",))
+    @given(value=st.floats(0, 1))
+    def _(t, value):
+        made = np.full(2**21, value)
+        if greedy:
+            KEPT.append(made)
+        t.close(made[:1].copy(), np.array([value]), label="made")
+
+    return claim
+
+
+def test_a_claim_past_the_memory_limit_is_stopped_with_one_line_and_the_next_runs(monkeypatch):
+    """Issue 65: a claim that grew to 15 GB had the kernel kill the whole run. With --memory-limit, a claim whose
+    process grows past it stops at its next test case, its record broken with one line; the next claim runs."""
+    resident = memory_ceiling.resident_mib()
+    if resident is None:
+        pytest.skip("this system does not say a process's resident memory (/proc/self/statm)")
+    monkeypatch.setattr(memory_ceiling, "_ceiling", resident + 200)
+    try:
+        stopped = evaluate(_claim(greedy=True))
+    finally:
+        KEPT.clear()
+        release_freed_memory()  # as the plugin does after each claim
+    (line,) = stopped.errors
+    assert line.startswith("check #1: claim test.memory-greedy stopped: its process held "), line
+    assert line.endswith(" MiB (--memory-limit); the rest of the claim did not run"), line
+    assert stopped.observed == "broken"
+    after = evaluate(_claim(greedy=False))
+    assert after.errors == [] and after.observed == "holds", after.errors

@@ -31,6 +31,7 @@ from typing import Any
 from hypothesis import settings
 
 from checks.implementations.speed import share_factor
+from checks.settings.memory_ceiling import MemoryLimitExceeded, check_ceiling
 
 TIME_LIMIT_ENV = "THEORY_CLAIMS_TIME_LIMIT"
 DEFAULT_TIME_LIMIT = 120.0
@@ -113,8 +114,12 @@ class Guard:
         """Whether one of this guard's steps armed the alarm (so that a share may take the timer over)."""
         self.expired = False
         """Whether the claim ran out of time (its CPU time, or the wall-clock backstop while it waited)."""
+        self.over_memory = False
+        """Whether the claim was stopped for its process's memory (checks.settings.memory_ceiling)."""
 
     def __call__(self, what: str, action: Callable[[], object]) -> None:
+        if self.over_memory:
+            return
         if self.expired or cpu_clock() >= self.deadline:
             self._out_of_time(what)
             return
@@ -122,6 +127,7 @@ class Guard:
         try:
             with alarm(self.deadline - cpu_clock()) as armed:
                 self._ticking = self._ticking or armed
+                check_ceiling()
                 action()
             if armed and _TIMER.went_off:  # the exception turned into another on the way (the step's error)
                 self._out_of_time(what)
@@ -129,6 +135,9 @@ class Guard:
             self._out_of_time(what)  # named by the innermost step (a step of a proof, say)
             if not armed:
                 raise
+        except MemoryLimitExceeded as error:
+            self.over_memory = True
+            self.errors.append(f"{what}: claim {self.claim_id} stopped: {error}; the rest of the claim did not run")
         except (Exception, SystemExit) as error:  # a step that exits is broken, never a vanished claim
             where = traceback.extract_tb(error.__traceback__)[-1]
             self.errors.append(f"{what}: {type(error).__name__}: {error} ({where.filename}:{where.lineno})")

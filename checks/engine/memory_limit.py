@@ -1,4 +1,5 @@
-"""``--memory-limit MIB``: a run fails when a process that ran claims peaked above the limit.
+"""``--memory-limit MIB``: a claim whose process grows past the limit is stopped with one line, the others run
+(checks.settings.memory_ceiling), and a run fails when a process that ran claims peaked above the limit.
 
 Each pytest-xdist worker reports its peak resident memory (``ru_maxrss``) when it finishes; the controller (or
 pytest itself, without xdist) lists every peak in the terminal summary and fails the run when one exceeds the limit.
@@ -13,6 +14,8 @@ import sys
 from typing import Any
 
 import pytest
+
+from checks.settings.memory_ceiling import set_ceiling
 
 PEAK = "theory_claims_peak_rss_mib"
 """The key under which a worker sends the controller its peak RSS in MiB."""
@@ -48,6 +51,9 @@ class MemoryLimit:
         if self.over() and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        set_ceiling(None)  # an in-process run (pytester) leaves no ceiling to the process that ran it
+
     def over(self) -> dict[str, float]:
         return {name: peak for name, peak in self.peaks.items() if peak > self.limit}
 
@@ -71,3 +77,4 @@ def configure(config: pytest.Config) -> None:
     if limit <= 0:
         raise pytest.UsageError(f"--memory-limit must be a positive number of MiB, not {limit}")
     config.pluginmanager.register(MemoryLimit(config, limit), "theory-claims-memory-limit")
+    set_ceiling(limit)

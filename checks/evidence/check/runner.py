@@ -39,6 +39,7 @@ from checks.numerics.current import CurrentRun, running
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
 from checks.numerics.remade import made, recipes_of
+from checks.settings.memory_ceiling import check_ceiling
 
 Share = Callable[[str, Callable[[], object]], str]
 """Runs cells of an implementation on its share of the claim's time limit; empty, or why they did not run to the end
@@ -257,6 +258,7 @@ def _attempt(
         # Hypothesis hands a topic's inputs as recipes (hypothesis_test), made here: the arrays live in this call
         # only, and a failure keeps its frames without their locals (what Hypothesis keeps of every failing test
         # case while it shrinks held each one's arrays: 9 GB for 16 MiB inputs)
+        check_ceiling()
         args, kwargs = [made(value) for value in drawn], {name: made(value) for name, value in named.items()}
         if record is not None:
             record.add(kwargs)
