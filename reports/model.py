@@ -414,6 +414,8 @@ def _cell(runs: list[Run]) -> Cell:
         if bad:
             where = ", ".join(sorted({f"{run.device} {run.dtype}" for run in bad}))
             example = ", ".join(f"{k}={v}" for k, v in bad[0].failing_input.items())
+            whole = getattr(bad[0], "whole_input", None)
+            example += f" ({', '.join(whole)} whole in results.json)" if whole else ""
             return Cell(label, f"{bad[0].name} ({where}): {bad[0].message}", example, marks)
     return Cell("pass", f"{len(ran)} runs, {sum(run.count for run in ran)} {ran[0].unit}", marks=marks)
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from checks.evidence.check.record import CheckRun
-from checks.evidence.check.rows import BeyondResolution, Rows
+from checks.evidence.check.rows import BeyondResolution, Rows, shown
 from checks.evidence.check.statistical import Plan, StatisticalTest, StatisticalUse, z_test
 from checks.implementations.base import Implementation
 from checks.numerics.backends import Backend
@@ -83,6 +83,11 @@ class Trial:
         """The current example as text, the row at fault alone in a batch: written only when a message or the worst
         case needs it (repr of an array costs more than many a check's arithmetic)."""
         return self.rows.shown(lambda value: isinstance(value, Trial))
+
+    @property
+    def whole_input(self) -> dict[str, Any]:
+        """The current example's arrays too long for ``current_input``, whole: a failed run keeps them in results."""
+        return self.rows.whole(lambda value: isinstance(value, Trial))
 
     def close(
         self,
@@ -172,13 +177,13 @@ class Trial:
         """Assert exact equality (counts, shapes, integers): the tolerance is zero."""
         got, want = np.asarray(actual), np.asarray(expected)
         if got.shape != want.shape:
-            raise AssertionError(f"{label}: {got.tolist()} != {want.tolist()} at {self.current_input}")
+            raise AssertionError(f"{label}: {shown(got)} != {shown(want)} at {self.current_input}")
         want = self.rows.by_row(want.astype(np.float64), label)
         errors = np.max(np.abs(got.astype(np.float64).reshape(want.shape) - want), axis=1, initial=0.0)
         row = self._track(errors, errors, np.zeros_like(errors))
         if errors[row]:
-            expected_text = want.reshape(got.shape).tolist()
-            raise AssertionError(f"{label}: {got.tolist()} != {expected_text} at {self.current_input}")
+            expected_text = shown(want.reshape(got.shape))
+            raise AssertionError(f"{label}: {shown(got)} != {expected_text} at {self.current_input}")
 
     def differ(self, actual: object, other: object, *, scale: object = 0.0, label: str = "values") -> None:
         """Assert max |actual − other| exceeds the tolerance, per example: the two are told apart in this dtype.

@@ -37,7 +37,10 @@ class CheckRun(Run):
     kind = "check"
     examples: int = 0
     counterexample: dict[str, JSON] | None = None
-    """The input the property failed at (Hypothesis's shrunk example)."""
+    """The input the property failed at (Hypothesis's shrunk example); an array of more than 32 entries as its
+    summary (dtype, shape, range), a topic's inputs as the recipe they are made from."""
+    whole_input: dict[str, JSON] | None = None
+    """The arrays ``counterexample`` summarises, whole: in results.json only, never on a page."""
     closest: float | None = None
     """For a bound (``t.at_most``): the smallest limit − value over every example (negative: past the limit)."""
     statistics: StatisticalTest | None = None

@@ -11,7 +11,13 @@ from hypothesis import assume, reject
 from hypothesis.errors import UnsatisfiedAssumption
 
 from checks.numerics.batch import Batch
-from checks.numerics.remade import Remade
+from checks.numerics.remade import Remade, summary
+
+SHOWN_ENTRIES = 32
+"""An array of more entries than this is written as its summary (dtype, shape, range) in messages and on pages; a
+failed run keeps it whole in results.json (Rows.whole), up to KEPT_ENTRIES."""
+KEPT_ENTRIES = 2**16
+"""The most entries of an array a failed run keeps whole (about 1.3 MB of JSON); past it, the summary alone."""
 
 
 class BatchShapeError(TypeError):
@@ -144,6 +150,15 @@ class Rows:
             )
         return values.reshape(len(self.taken), -1)
 
+    def whole(self, skip: Callable[[Any], bool]) -> dict[str, Any]:
+        """The current example's arrays that ``shown`` summarises, whole (as lists), the named row alone in a batch."""
+        values = {
+            name: value if self.named is None else _row_of(value, self.named)
+            for name, value in self.example.items()
+            if not skip(value)
+        }
+        return {name: value.tolist() for name, value in values.items() if _long(value) and value.size <= KEPT_ENTRIES}
+
     def shown(self, skip: Callable[[Any], bool]) -> dict[str, str]:
         """The current example as text (values ``skip`` accepts left out), the named row alone in a batch."""
         return {
@@ -154,11 +169,24 @@ class Rows:
 
 
 def _text(value: Any) -> str:
-    """A drawn value as a reader writes it: a batch of one as its row, arrays as lists (never "Batch([0])")."""
+    """A drawn value as a reader writes it: a batch of one as its row, arrays as lists (never "Batch([0])"), an
+    array of more than SHOWN_ENTRIES entries as its summary."""
     parts = _batch_parts(value)
     if parts and all(len(part) == 1 for part in parts):
         value = _row_of(value, 0)
-    return repr(value.tolist() if isinstance(value, np.ndarray) else value)
+    return shown(value)
+
+
+def shown(value: Any) -> str:
+    """A value in a message: an array as its list, or its summary past SHOWN_ENTRIES entries; anything else as its
+    repr."""
+    if isinstance(value, np.ndarray):
+        return summary(value) if value.size > SHOWN_ENTRIES else repr(value.tolist())
+    return repr(value)
+
+
+def _long(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.size > SHOWN_ENTRIES
 
 
 def _batch_parts(value: Any) -> tuple[Batch, ...]:

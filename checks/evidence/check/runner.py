@@ -143,7 +143,7 @@ def _execute(
         run.message = _beyond(attempt.trial, every=False) if attempt.trial.beyond else ""
     else:
         run.status = "error" if _crashed(attempt.failure) else "failed"
-        run.counterexample = attempt.failing_input
+        run.counterexample, run.whole_input = attempt.failing_input, attempt.whole_input
         run.message = _message(attempt.failure, _claim_file(check))
         if not run.reference:
             rerun = partial(_rerun, check, xp=xp, adapter=adapter)
@@ -272,6 +272,7 @@ def _attempt(
         except Exception as error:
             with contextlib.suppress(AttributeError):
                 error.theory_claims_input = trial.current_input  # type: ignore[attr-defined]
+                error.theory_claims_whole = trial.whole_input  # type: ignore[attr-defined]
             del args, kwargs  # the trial keeps the current example; this frame, kept by the failure, does not
             without_locals(error)
             raise
@@ -307,6 +308,7 @@ def _attempt(
     except Exception as failure:
         attempt.failure = without_locals(failure)  # its frames held Hypothesis's engine and every failing case
         attempt.failing_input = getattr(failure, "theory_claims_input", None) or _first_input(failure)
+        attempt.whole_input = getattr(failure, "theory_claims_whole", None) or None
     trial.rows.end()  # a failed cell keeps its runs: each would keep its last example's arrays
     return attempt
 

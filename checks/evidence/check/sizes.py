@@ -24,6 +24,8 @@ class Attempt:
     trial: Trial
     failure: BaseException | None = None
     failing_input: dict[str, str] | None = None
+    whole_input: dict[str, Any] | None = None
+    """The failing input's arrays that ``failing_input`` summarises, whole."""
     unsatisfiable: str = ""
     read_dtype: bool = True
     """Whether the run read its dtype from checks.numerics.current (False: it drew what any dtype would)."""
