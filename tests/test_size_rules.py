@@ -39,14 +39,27 @@ def test_a_class_that_holds_at_its_smallest_size_starts_where_the_failures_do():
     assert [d for d in range(1, 10) if rule.matches(d)] == [3, 5, 7, 9]
 
 
+def test_a_rule_drawn_from_even_sizes_names_no_odd_one_and_few_sizes_are_listed():
+    """Issue 65 (the researcher's trial): with even sizes drawn, "every heads that is not a power of 2" named odd
+    head counts never tried; "holds at heads 1 … 16" read as a span where only 1, 2, 4, 8 and 16 held."""
+    from checks.evidence.check.sizes import sizes_said
+
+    rule = separating([6, 12, 28], [2, 4, 8, 16, 32], families=("powers of 2",))
+    assert rule is not None and rule.describe("heads") == "every even number of heads that is not a power of 2"
+    assert not rule.matches(3) and rule.matches(6)
+    assert sizes_said([1, 2, 4, 8, 16, 2]) == "1, 2, 4, 8, 16" and sizes_said(list(range(2, 66, 2))) == "2 … 64"
+
+
 def test_a_topics_size_family_and_name_make_its_rules():
     """A topic of heads sized in powers of 2 (ALiBi's slopes): "not a power of 2" is a rule of its family, and where
-    only powers of 2 were drawn no residue class names sizes never drawn ("every even heads")."""
+    only powers of 2 were drawn no residue class names sizes never drawn ("every even number of heads"); a plural
+    size reads as a count ("every heads" is no English)."""
     families = ("powers of 2",)
     rule = separating([3, 5, 6, 12], [1, 2, 4, 8, 16], families=families)
-    assert rule == SizeRule(power_of_two=False) and rule.describe("heads") == "every heads that is not a power of 2"
+    not_power = "every number of heads that is not a power of 2"
+    assert rule == SizeRule(power_of_two=False) and rule.describe("heads") == not_power
     only_powers = separating([8, 16, 32], [1, 2, 4], families=families)
-    assert only_powers == SizeRule(at_least=8) and only_powers.describe("heads") == "every heads ≥ 8"
+    assert only_powers == SizeRule(at_least=8) and only_powers.describe("heads") == "every number of heads ≥ 8"
     drawn = [1, 2, 4, 8, 16, 32]
     assert all(not rule.modulus for rule in candidates([8, 16, 32], families=families, drawn=drawn))
     assert any(rule.modulus for rule in candidates([8, 16, 32], drawn=drawn)), "without the family, residue classes"
@@ -62,7 +75,8 @@ def test_a_rotated_count_that_is_odd_reads_as_a_residue_mod_8():
 def test_a_threshold_when_no_residue_separates():
     rule = separating([2, 3, 4], [5, 6, 7, 8, 9])
     assert rule == SizeRule(below=5) and rule.describe() == "every d_model below 5"
-    assert separating([96, 128], [2, 4, 8, 64]) == SizeRule(at_least=96)
+    assert separating([96, 128], [2, 4, 8, 64]) == SizeRule(at_least=96, even=True), "only even sizes drawn"
+    assert separating([96, 128], [2, 4, 8, 64]).describe() == "every even d_model ≥ 96"
     assert separating([65, 66, 70], [2, 3, 4, 64]).describe() == "every d_model ≥ 65"
 
 
@@ -105,7 +119,8 @@ def test_each_residue_class_a_rule_names_needs_two_failing_sizes_of_its_own():
     assert SizeRule(8, frozenset({2})) in candidates([2, 10]) and SizeRule(8, frozenset({2})) not in candidates([2, 4])
     assert not SizeRule(8, frozenset({2, 4})).rests_on([2, 10, 4]), "4 alone in its class"
     assert SizeRule(2, frozenset({1}), pairs=Fraction(1, 2)).rests_on([2, 6]), "two odd pair counts (1 and 3)"
-    assert separating([2], [4, 6], pairs=Fraction(1, 2)) == SizeRule(below=3), "one odd pair count is no class"
+    one = separating([2], [4, 6], pairs=Fraction(1, 2))
+    assert one == SizeRule(below=3, even=True), "one odd pair count is no class"
 
 
 def test_a_rule_a_holding_size_matches_is_withdrawn():
@@ -183,7 +198,7 @@ def failures(adapter: Any, sizes: dict[str, tuple[int, ...]], monkeypatch: pytes
 def test_a_failure_below_8_is_no_residue_class_mod_8(monkeypatch):
     """Issue 46: d_model = 2, 4, 6 failing (1, 3, 5, 7, 8, 9 holding) read "every d_model ≡ 2, 4, 6 (mod 8)"."""
     (said,) = failures(BelowEightRope(), {"float64": tuple(range(1, 10))}, monkeypatch).values()
-    assert "It fails for d_model = 2, 4, 6; holds for d_model 1 … 9 over " in said, said
+    assert "It fails for d_model = 2, 4, 6; holds for d_model 1, 3, 5, 7, 8, 9 over " in said, said
     assert "≡" not in said and "It fails for every" not in said, said
 
 

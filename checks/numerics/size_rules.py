@@ -44,6 +44,9 @@ class SizeRule:
     """A rule over the number of rotated pairs, d_model · ``pairs`` (1/2 for a full RoPE, 1/4 when half of each
     head rotates), instead of d_model itself: ``residues`` mod 2 of that count."""
     power_of_two: bool | None = None
+    even: bool = False
+    """Even sizes only: a rule stated where every size drawn was even names no odd size ("every even number of heads
+    that is not a power of 2", where a check drew even sizes only)."""
 
     @property
     def cost(self) -> float:
@@ -57,6 +60,8 @@ class SizeRule:
         return residues + (threshold and 3.0)
 
     def matches(self, d_model: int) -> bool:
+        if self.even and d_model % 2:
+            return False
         if self.power_of_two is not None:
             return (d_model > 0 and d_model & (d_model - 1) == 0) == self.power_of_two
         if self.below is not None and d_model >= self.below:
@@ -83,21 +88,25 @@ class SizeRule:
         return sorted(d for d in set(holding) if self.matches(d))
 
     def describe(self, size: str = "d_model") -> str:
-        """The rule in words, ``size`` naming the size (a topic's ``size_name``): "every odd d_model", "every
-        d_model ≡ 4 (mod 8)", "every d_model ≥ 64", "every odd d_model ≥ 3", "every heads that is not a power of 2"."""
+        """The rule in words, ``size`` naming the size (a topic's ``size_name``; a plural one is a count: "number of
+        heads"): "every odd d_model", "every d_model ≡ 4 (mod 8)", "every d_model ≥ 64", "every odd d_model ≥ 3",
+        "every number of heads that is not a power of 2", "every even number of heads ≥ 6"."""
+        noun = f"number of {size}" if size.endswith("s") and not size.endswith("ss") else size
+        if self.even:
+            noun = f"even {noun}"
         if self.power_of_two is not None:
-            return f"every {size} that is {'' if self.power_of_two else 'not '}a power of 2"
+            return f"every {noun} that is {'' if self.power_of_two else 'not '}a power of 2"
         if not self.modulus:
-            return f"every {size} below {self.below}" if self.below is not None else f"every {size} ≥ {self.at_least}"
+            return f"every {noun} below {self.below}" if self.below is not None else f"every {noun} ≥ {self.at_least}"
         from_on = f" ≥ {self.at_least}" if self.at_least is not None else ""
         if self.pairs is not None:
             kind = "odd" if self.residues == {1} else "even"
             share = "" if self.pairs == Fraction(1, 2) else " rotated"
-            return f"every {size}{from_on} with an {kind} number of{share} pairs ({size} · {self.pairs} {kind})"
+            return f"every {noun}{from_on} with an {kind} number of{share} pairs ({size} · {self.pairs} {kind})"
         if self.modulus == 2:
-            return f"every {'odd' if self.residues == {1} else 'even'} {size}{from_on}"
+            return f"every {'odd' if self.residues == {1} else 'even'} {noun}{from_on}"
         residues = ", ".join(map(str, sorted(self.residues)))
-        return f"every {size}{from_on} ≡ {residues} (mod {self.modulus})"
+        return f"every {noun}{from_on} ≡ {residues} (mod {self.modulus})"
 
 
 def pair_count(d_model: int, pairs: Fraction) -> int:
@@ -116,14 +125,15 @@ def candidates(
     A residue class needs two failing sizes of its own: "d_model = 2, 4, 6" is no "every d_model ≡ 2, 4, 6 (mod
     8)", each class holding one; a threshold may rest on one size (the smallest or largest), and a residue class
     may start at the smallest failing size. ``families``: the topic's declared size families (FAMILIES), whose
-    rules join. Where every size ``drawn`` is a power of 2, no residue class is stated: "every even heads" would
-    name sizes never drawn."""
+    rules join. Where every size ``drawn`` is a power of 2, no residue class is stated ("every even number of heads"
+    would name sizes never drawn); where every one is even, no threshold or family names an odd size."""
     failed = sorted(set(failing))
     if not failed:
         return []
-    found = [SizeRule(below=failed[-1] + 1), SizeRule(at_least=failed[0])]
+    even = bool(drawn) and all(d % 2 == 0 for d in drawn)  # a threshold or family names no odd size never drawn
+    found = [SizeRule(below=failed[-1] + 1, even=even), SizeRule(at_least=failed[0], even=even)]
     if POWERS_OF_TWO in families:
-        found += [SizeRule(power_of_two=True), SizeRule(power_of_two=False)]
+        found += [SizeRule(power_of_two=True, even=even), SizeRule(power_of_two=False, even=even)]
     if not (POWERS_OF_TWO in families and drawn and all(SizeRule(power_of_two=True).matches(d) for d in drawn)):
         classes = [SizeRule(modulus, frozenset(d % modulus for d in failed)) for modulus in MODULI]
         if pairs is not None:

@@ -44,10 +44,9 @@ class Attempt:
         return seen[-1] if self.failure is not None and seen else None
 
     @property
-    def drawn(self) -> tuple[int, int, int]:
-        """The smallest and largest d_model it called with, and its examples."""
-        seen = self.trial.impl.d_models_seen
-        return min(seen), max(seen), self.trial.run.examples
+    def drawn(self) -> tuple[str, int]:
+        """The sizes it called with in words (sizes_said), and its examples."""
+        return sizes_said(self.trial.impl.d_models_seen), self.trial.run.examples
 
 
 SUB_DOMAIN_TRIES = 3
@@ -283,17 +282,17 @@ def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed |
     pooled = f", the sizes of {_and(dtypes)} pooled" if len(dtypes) > 1 else ""
     if confirmed is not None:
         rule, held = confirmed
-        low, high, examples = held[cell.run.dtype].drawn
+        sizes, examples = held[cell.run.dtype].drawn
         return (
             f"{cell.said}. It fails for {rule.describe(size)} (tried: {size} = {_listed(failing)}); holds at the "
-            f"other sizes drawn, {size} {low} … {high}, over {examples} examples{pooled}"
+            f"other sizes drawn, {size} {sizes}, over {examples} examples{pooled}"
         )
     if cell.set_aside is not None:
-        low, high, examples = cell.set_aside.drawn
+        sizes, examples = cell.set_aside.drawn
         aside = sorted(cell.set_aside.trial.impl.domain.excluded_d_models)
         which = "those sizes" if aside == failing else f"{size} = {_listed(aside)}"
         return (
-            f"{cell.said}. It fails for {size} = {_listed(failing)}; holds for {size} {low} … {high} over "
+            f"{cell.said}. It fails for {size} = {_listed(failing)}; holds for {size} {sizes} over "
             f"{examples} examples with {which} set aside{pooled}"
         )
     by_position = _by_position(cell)
@@ -320,6 +319,17 @@ def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | 
 def _and(names: list[str]) -> str:
     """Names joined in words: "a", "a and b", "a, b and c"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+LISTED_SIZES = 8
+"""Up to this many distinct sizes drawn are listed ("1, 2, 4, 8, 16"); more read as a span ("2 … 64")."""
+
+
+def sizes_said(seen: list[int]) -> str:
+    """The sizes a run drew in words: each one where they are few (a span "1 … 16" would claim the sizes between),
+    else the smallest and largest."""
+    distinct = sorted(set(seen))
+    return _listed(distinct) if len(distinct) <= LISTED_SIZES else f"{distinct[0]} … {distinct[-1]}"
 
 
 def _listed(sizes: list[int]) -> str:
