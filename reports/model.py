@@ -154,17 +154,24 @@ class ClaimView:
         return next((status for status in statuses if status), "—")
 
     @property
+    def deciding_runs(self) -> list[tuple[ResultsSource, Run]]:
+        """The runs the verdict rests on: the references' (an implementation's runs are its matrix cells)."""
+        return [(source, run) for source, run in self.runs if run.reference]
+
+    @property
     def counts(self) -> list[tuple[str, int]]:
-        """How much numeric evidence ran, by what it counts (examples, grid cases), over every machine."""
+        """How much numeric evidence the verdict rests on, by what it counts (examples, grid cases), over every
+        machine."""
         totals: Counter[str] = Counter()
-        for _, run in self.runs:
+        for _, run in self.deciding_runs:
             if run.ran:
                 totals[run.unit] += run.count
         return sorted(totals.items(), key=lambda item: item[0] != "examples")
 
     @property
     def worst(self) -> tuple[ResultsSource, Run] | None:
-        measured = [(source, run) for source, run in self.runs if run.ran and run.ratio is not None]
+        """The deciding run nearest its tolerance (or furthest past it)."""
+        measured = [(source, run) for source, run in self.deciding_runs if run.ran and run.ratio is not None]
         return max(measured, key=lambda pair: pair[1].ratio or 0.0, default=None)
 
     @property

@@ -458,3 +458,28 @@ def test_a_matrix_cell_marks_each_dtype():
     assert cell.marks == (("float64", "pass"), ("float32", "pass"), ("bfloat16", "fail"), ("float16", "skipped"))
     both = _cell([*runs, CheckRun("c", "cuda", "float32", status="passed", implementation="lib")])
     assert both.marks[0] == ("cpu float64", "pass") and both.marks[-1] == ("cuda float32", "pass")
+
+
+def test_a_claims_row_counts_and_measures_only_the_runs_its_verdict_rests_on(tmp_path):
+    """Issue 65 (the researcher's trial): a claim that holds showed a faulty implementation's worst error
+    ("4.27e+05× …") and counted that implementation's examples; those are its matrix cell's, not the verdict's."""
+    from checks.evidence.check import CheckRun
+    from reports.model import load
+    from tests.records import claim_record
+
+    reference = CheckRun("c", "cpu", "float64", status="passed", max_error=1e-9, tolerance=1e-6, examples=40)
+    faulty = CheckRun(
+        "c",
+        "cpu",
+        "float64",
+        status="failed",
+        max_error=0.5,
+        tolerance=1e-6,
+        examples=7,
+        implementation="faulty",
+        reference=False,
+    )
+    write_results(tmp_path / "results.json", [claim_record("a.claim", evidence=[reference, faulty])], environment())
+    (claim,) = load([tmp_path / "results.json"]).claims
+    assert claim.counts == [("examples", 40)]
+    assert claim.worst is not None and claim.worst[1] is not faulty and claim.worst[1].max_error == 1e-9

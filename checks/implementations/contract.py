@@ -27,6 +27,8 @@ from checks.implementations.base import (
     missing,
     refusal,
 )
+from checks.implementations.computed_in import computed_in
+from checks.implementations.computed_in import variants as precision_variants
 from checks.implementations.dtype_fingerprint import Measured, broken_promises, differences
 from checks.implementations.fingerprint import probe_d_model
 from checks.implementations.frequencies import DOCUMENTS
@@ -102,7 +104,7 @@ def breach(adapter: Any, capability: str, device: str, dtype: str) -> str | None
     except ValueError:
         return None
     for finding in record.contract:
-        if (finding.capability, finding.check, finding.device, finding.dtype, finding.d_model) == (
+        if (finding.capability, finding.check, finding.device, finding.dtype, finding.size) == (
             capability,
             "call",
             device,
@@ -329,9 +331,9 @@ class _Session:
                     f"allows in {xp.dtype}",
                 )
 
-    def _find(self, implementation: Implementation, d_model: int, check: str, text: str) -> None:
+    def _find(self, implementation: Implementation, size: int, check: str, text: str) -> None:
         xp = implementation.xp
-        self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, d_model))
+        self.record.contract.append(ContractFinding(self.capability, check, text, xp.device, xp.dtype, size))
 
 
 SHARED_POSITIONS = (5, 5, 0, 9, 9, 9, 2, 5)
@@ -341,10 +343,18 @@ SHARED = np.array(SHARED_POSITIONS)
 
 
 def _fingerprint(adapter: Any, domain: Domain, topic: Topic, record: ImplementationRecord) -> None:
-    """What the adapter computes, measured by the topic's ``fingerprint`` (none: nothing to measure)."""
-    if topic.fingerprint is None:
-        return
+    """What the adapter computes, measured by the topic's ``fingerprint`` (none: the precision it computes in,
+    checks.implementations.computed_in)."""
     capability = topic.name
+    if topic.fingerprint is None:
+        try:
+            precision = computed_in(adapter, domain, topic)
+        except (ImplementationFailure, OutsideDomain, ValueError):
+            return  # its contract calls say what went wrong
+        if precision is not None:
+            record.fingerprints[capability] = precision
+            record.variants += [f"{capability}: {note}" for note in precision_variants(precision)]
+        return
     try:
         found = topic.fingerprint.measure(adapter, domain)
     except (ImplementationFailure, OutsideDomain, ValueError) as error:

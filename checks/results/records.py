@@ -17,7 +17,7 @@ from checks.verdicts import Verdict
 from checks.verdicts.errata import Erratum
 from checks.written.reading import DocumentReading
 
-SCHEMA_VERSION = "theory-claims/results/4"
+SCHEMA_VERSION = "theory-claims/results/5"
 DOCUMENT_CODE = "document-"
 """The name prefix of the implementations that run the documents' own code (checks.implementations.document)."""
 """Written into every results file; a file of another version is refused, never half-read."""
@@ -256,8 +256,9 @@ class ContractFinding:
     text: str
     device: str = ""
     dtype: str = ""
-    d_model: int = 0
-    """Where a call broke it (empty for what is not one call's)."""
+    size: int = 0
+    """The size of the call that broke it, in the topic's own terms (its ``size_name``: d_model, heads); 0 for what
+    is not one call's."""
 
 
 @dataclass
