@@ -141,7 +141,9 @@ def test_another_dtypes_inputs_that_the_property_rejects_are_drawn_again(monkeyp
     assert {run.status for run in runs.values()} == {"passed"}, [run.message for run in runs.values()]
     assert runs[("test-keeps", "float32")].examples == runs[("test-keeps", "float64")].examples == 20
     assert runs[("test-also-keeps", "float32")].examples == 20
-    assert 40 < len(drawn) < 60, "float32's first cell drew its own; the second implementation replayed them"
+    # float64 draws 20, float32's first cell its own 20 and the ones it rejects (about as many); a second cell
+    # drawing its own would add as many again (over 80): the draws depend on Hypothesis's derandomised sequence
+    assert 40 < len(drawn) < 80, "float32's first cell drew its own; the second implementation replayed them"
 
 
 def test_a_replay_that_rejects_too_many_stops_early(monkeypatch):

@@ -30,11 +30,12 @@ from typing import Any
 import numpy as np
 
 from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name, refusal
+from checks.implementations.computed_in import PRECISIONS, carried
 from checks.implementations.fingerprint import probe_d_model, probing
 from checks.implementations.topic_records import Fingerprint
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
-from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, LOW_PRECISION, UNIT_ROUNDOFF
+from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
 from checks.results.codec import JSON
 
 INSIDE, OUTSIDE, FLOOR = "√(var + ε)", "√var + ε", "√max(var, ε)"
@@ -56,8 +57,6 @@ AGREEMENT = 0.95
 """A half-precision output is a candidate computation when this share of its entries equals that one's."""
 SPREADS = 10.0 ** (np.arange(-40, 5) / 4)
 """The spreads of the rows ε is read from, 10⁻¹⁰ … 10."""
-PRECISIONS = (BFLOAT16, FLOAT16, FLOAT32, FLOAT64)
-"""Coarsest first (in their significands)."""
 ROWS = 6
 """Rows of a probe (not d_model, so that the axis is told apart)."""
 HALF_ROWS = 32
@@ -139,16 +138,6 @@ def _snapped(measured: float, named: tuple[float, ...], within: float = 1e-6) ->
     return next((value for value in named if math.isclose(measured, value, rel_tol=within, abs_tol=1e-9)), measured)
 
 
-def _carried(values: np.ndarray) -> str:
-    """The coarsest dtype that holds every one of ``values`` exactly (float64 when float32 does not)."""
-    single = values.astype(np.float32)
-    if not np.array_equal(single.astype(np.float64), values):
-        return FLOAT64
-    if not (single.view(np.uint32) & 0xFFFF).any():
-        return BFLOAT16
-    return FLOAT16 if np.array_equal(values.astype(np.float16).astype(np.float64), values) else FLOAT32
-
-
 class _NormProbe:
     """Calls of one bound adapter on crafted rows, in the probe's dtype."""
 
@@ -168,9 +157,9 @@ class _NormProbe:
         input's dtype)."""
         x = self.rows()
         outputs = [self.call(x, 1.0), *(y for y in [self.call(x, 0.0)] if y.any())]
-        carried = max((_carried(y) for y in outputs), key=PRECISIONS.index)
-        self.roundoff = UNIT_ROUNDOFF[carried]
-        return carried
+        coarsest = max((carried(y) for y in outputs), key=PRECISIONS.index)
+        self.roundoff = UNIT_ROUNDOFF[coarsest]
+        return coarsest
 
     def call(self, x: np.ndarray, weight: np.ndarray | float) -> np.ndarray:
         """The adapter's output at ``weight`` (a bias of 0), in float64."""

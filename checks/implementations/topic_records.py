@@ -147,11 +147,11 @@ class Topic:
         arrays = self.inputs(np.random.default_rng(SEED), d_model)
         return implementation.call(self.name, *(on_backend(implementation.xp, a) for a in arrays))
 
-    def strategy(self, d_models: Any = None) -> Any:
-        """A Hypothesis strategy of this topic's inputs (float64 NumPy arrays), one seed per example; ``d_models``
-        a strategy of sizes (default: even sizes 2 … 64). Each value is a ``Remade`` tuple (checks.numerics.remade):
-        a check's later cells get it made again from its seed and size, so ``inputs`` must depend on nothing but
-        its generator and size."""
+    def strategy(self, sizes: Any = None, *, d_models: Any = None) -> Any:
+        """A Hypothesis strategy of this topic's inputs (float64 NumPy arrays), one seed per example; ``sizes`` a
+        strategy of its sizes (``size_name``; default: the even sizes 2 … 64; ``d_models`` is the same argument's
+        earlier name). Each value is a ``Remade`` tuple (checks.numerics.remade): a check's later cells get it made
+        again from its seed and size, so ``inputs`` must depend on nothing but its generator and size."""
         from hypothesis import strategies as st
 
         if self.inputs is None:
@@ -161,7 +161,8 @@ class Topic:
         def made(seed: int, d_model: int) -> tuple[Any, ...]:
             return tuple(inputs(np.random.default_rng(seed), d_model))
 
-        sizes = d_models if d_models is not None else st.integers(1, 32).map(lambda half: 2 * half)
+        sizes = sizes if sizes is not None else d_models
+        sizes = sizes if sizes is not None else st.integers(1, 32).map(lambda half: 2 * half)
         seeds = st.integers(0, 2**32 - 1)
         names = ("seed", self.size_name)
         recipes = st.tuples(seeds, sizes).map(lambda drawn: Recipe(made, drawn, names))
