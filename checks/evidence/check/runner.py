@@ -276,7 +276,7 @@ def _attempt(
             del args, kwargs  # the trial keeps the current example; this frame, kept by the failure, does not
             without_locals(error)
             raise
-        attempt.passed.update(trial.impl.d_models_seen[called:])
+        attempt.passed.update(set(trial.impl.d_models_seen[called:]))  # test cases, not calls, per size
         return result
 
     def property_of(cases: int) -> Callable[[Trial], None]:

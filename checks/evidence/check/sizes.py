@@ -4,6 +4,7 @@ separates the failing sizes from the holding ones, stated once for the dtypes wh
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,13 +30,16 @@ class Attempt:
     unsatisfiable: str = ""
     read_dtype: bool = True
     """Whether the run read its dtype from checks.numerics.current (False: it drew what any dtype would)."""
-    passed: set[int] = field(default_factory=set)
-    """The d_model of every call in a test case that passed."""
+    passed: Counter[int] = field(default_factory=Counter)
+    """Per size, the test cases that passed with a call at it."""
 
     @property
     def held(self) -> set[int]:
-        """Every d_model it called with, when the run held; nothing when it failed."""
-        return self.passed if self.failure is None and not self.unsatisfiable else set()
+        """When the run held, each size it called with in HOLDING_CASES test cases or more; nothing when it failed
+        (a fault some inputs hide passes a size's one or two test cases: zeros, at a size drawn once)."""
+        if self.failure is not None or self.unsatisfiable:
+            return set()
+        return {size for size, cases in self.passed.items() if cases >= HOLDING_CASES}
 
     @property
     def failed_at(self) -> int | None:
@@ -49,6 +53,8 @@ class Attempt:
         return sizes_said(self.trial.impl.d_models_seen), self.trial.run.examples
 
 
+HOLDING_CASES = 3
+"""Test cases a size must pass, in a run that held, to hold where the failure depends on the input (_pooled)."""
 SUB_DOMAIN_TRIES = 3
 """How many failing sizes are set aside, one after the other, to look for the answer at the other sizes."""
 
@@ -183,8 +189,8 @@ def state_sizes(failed: list[FailedCell]) -> None:
 def _pooled(group: list[FailedCell]) -> tuple[set[int], set[int]]:
     """The sizes the group's dtypes failed at, and those they held at and none failed at: every size of a test case
     that passed, unless the failure depends on the input (a size both passed a test case and failed another: a zero
-    vector passes faulty-odd-head at an odd size); then only the sizes of runs that held, as one input that passed
-    says nothing of the next."""
+    vector passes faulty-odd-head at an odd size); then only the sizes of runs that held, each in HOLDING_CASES test
+    cases at least, as one input that passed says nothing of the next."""
     attempts = [attempt for cell in group for attempt in cell.attempts]
     failing = {size for cell in group for size in cell.failing}
     passed = set().union(*(attempt.passed for attempt in attempts))
@@ -230,7 +236,8 @@ def _group_rule(group: list[FailedCell]) -> Confirmed | None:
 def _covered(group: list[FailedCell], rule: SizeRule) -> bool:
     """Whether the check fails at every size ``rule`` names that it draws: the check again on those sizes alone,
     those already failing set aside, until no size is left to draw (True), a run holds (False: a size where the
-    implementation is exact withdraws the rule) or COVER_TRIES runs each failed at a size of their own (True)."""
+    implementation is exact, in HOLDING_CASES test cases, withdraws the rule) or COVER_TRIES runs each failed at a
+    size of their own (True)."""
     cell = group[0]
     for _ in range(COVER_TRIES):
         failing = {size for member in group for size in member.failing}
@@ -238,7 +245,7 @@ def _covered(group: list[FailedCell], rule: SizeRule) -> bool:
         if attempt.unsatisfiable or not attempt.trial.impl.d_models_seen:
             return True
         if (size := attempt.failed_at) is None:
-            return False
+            return not attempt.held  # exact where a size held its test cases (Attempt.held); else no answer
         cell.failing.append(size)
     return True
 
@@ -287,13 +294,16 @@ def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed |
             f"{cell.said}. It fails for {rule.describe(size)} (tried: {size} = {_listed(failing)}); holds at the "
             f"other sizes drawn, {size} {sizes}, over {examples} examples{pooled}"
         )
-    if cell.set_aside is not None:
-        sizes, examples = cell.set_aside.drawn
-        aside = sorted(cell.set_aside.trial.impl.domain.excluded_d_models)
+    # a dtype of the group whose own search ran out of tries says what another's run found without those sizes
+    held_by = cell if cell.set_aside is not None else next((m for m in group if m.set_aside is not None), None)
+    if held_by is not None and held_by.set_aside is not None:
+        sizes, examples = held_by.set_aside.drawn
+        aside = sorted(held_by.set_aside.trial.impl.domain.excluded_d_models)
         which = "those sizes" if aside == failing else f"{size} = {_listed(aside)}"
+        where = "" if held_by is cell else f" in {held_by.run.dtype}"
         return (
             f"{cell.said}. It fails for {size} = {_listed(failing)}; holds for {size} {sizes} over "
-            f"{examples} examples with {which} set aside{pooled}"
+            f"{examples} examples with {which} set aside{where}{pooled}"
         )
     by_position = _by_position(cell)
     if by_position or len(cell.failing) < 2:
