@@ -267,6 +267,7 @@ def test_flake_prints_the_table_and_fails_on_a_changed_verdict(tmp_path, capsys)
     assert (kept.hypothesis_profile, kept.hypothesis_seed) == ("dev", "2")
 
 
+@pytest.mark.slow  # 31 s; CI's slow tier runs the command itself against the gate's results (.ci/slow)
 def test_flake_against_another_runs_results_compares_one_seeded_run_with_it(tmp_path, capsys):
     """tox's flake step: one seeded run beside the results of another run (the derandomized ci run); the
     repeating claims the seeded run skips stay out of the table, and a changed verdict still fails."""

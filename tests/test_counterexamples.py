@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hypothesis
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -16,6 +17,7 @@ from checks.results import read_results, write_results
 from claims.catalog.works import LESSON_002
 from tests.records import claim_record, environment
 
+pytestmark = pytest.mark.needs("torch")  # the adapter under test is a torch one
 QUOTE = LESSON_002.quote("5. k칸 이동 = 회전 행렬", "M_k는 k에만 달려 있습니다.")
 SETTINGS = hypothesis.settings(max_examples=20, derandomize=True, database=None)
 
