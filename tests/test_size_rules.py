@@ -287,3 +287,24 @@ def test_a_size_the_rule_names_where_the_implementation_is_exact_withdraws_it(mo
     (run,) = runner.run_check(c.declared(Check)[0])
     assert "It fails for d_model = 2, 6, 14; holds for d_model " in run.message, run.message
     assert "every" not in run.message, run.message
+
+
+class TwentyInFloat32Rope:
+    """Raises at d_model 2 in every dtype, and at 20 in float32 alone."""
+
+    name, pairing = "test-twenty-in-float32", "interleaved"
+
+    def rope(self, x, positions):
+        if x.shape[-1] == 2 or (x.shape[-1] == 20 and x.dtype == torch.float32):
+            raise ZeroDivisionError("float division by zero")
+        return rotate(x, positions)
+
+
+def test_a_size_that_failed_in_one_dtype_and_held_in_another_is_not_said_to_fail_and_hold(monkeypatch):
+    """Issue 65 (the second researcher's trial): "It fails for d_ff = 2, 20, …; holds for d_ff 4 … 60 with d_ff = 2
+    set aside": the sizes pooled from another dtype beside a run of this one that held at them. Each dtype then says
+    its own failing sizes."""
+    sizes = {"float64": (2, 4, 6, 20) * 3, "float32": (2, 4, 6, 20) * 3}
+    said = failures(TwentyInFloat32Rope(), sizes, monkeypatch)
+    assert "It fails for d_model = 2; holds for d_model 4, 6, 20 over " in said["float64"], said["float64"]
+    assert "It fails for d_model = 2, 20; holds for d_model 4, 6 over " in said["float32"], said["float32"]

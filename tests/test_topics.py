@@ -177,3 +177,23 @@ def test_a_domain_speaks_of_the_topics_size():
 
     said = Domain(min_d_model=2, d_models=(2, 4, 8)).refuses(d_model=3, size="heads") or ""
     assert said == "heads = 3 is outside the declared domain (heads ≥ 2; heads in {2, 4, 8})", said
+
+
+def test_a_size_that_does_not_read_back_the_inputs_size_is_refused_at_once():
+    """Issue 65 (the second researcher's trial): a SwiGLU topic of d_ff kept the default size, the first argument's
+    last axis (d_model 16): every message said "d_ff = 16" of failures at d_ff 2, and the size search ran on it."""
+
+    def swiglu_inputs(rng, d_ff):
+        return rng.normal(size=(4, 16)), rng.normal(size=(16, d_ff)), rng.normal(size=(16, d_ff))
+
+    with pytest.raises(ValueError, match=r"topic swiglu: size\(\.\.\.\) reads 16 from inputs\(rng, 4\), not 4: give"):
+        Topic("swiglu", "s", ("x", "w_gate", "w_up"), inputs=swiglu_inputs, size_name="d_ff")
+    kept = Topic(
+        "swiglu",
+        "s",
+        ("x", "w_gate", "w_up"),
+        inputs=swiglu_inputs,
+        size_name="d_ff",
+        size=lambda arguments: int(arguments[1].shape[-1]),
+    )
+    assert kept.size(kept.inputs(np.random.default_rng(0), 24)) == 24

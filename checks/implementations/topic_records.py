@@ -138,6 +138,25 @@ class Topic:
             raise ValueError(f"topic {self.name}: size_name names its size (d_model, heads, length)")
         if self.inputs is None and self.call is None:
             raise ValueError(f"topic {self.name}: give inputs (or a contract call)")
+        self._check_size()
+
+    def _check_size(self) -> None:
+        """``size`` must read back the size ``inputs`` were made at: the default reads the first argument's last
+        axis, which a topic whose size is elsewhere (a feed-forward's d_ff, in its weights) must replace; otherwise
+        every message would name another dimension, and its size rules would search the wrong one."""
+        if self.inputs is None:
+            return
+        made_at = min(self.probe_sizes)
+        try:
+            measured = self.size(self.prepare(tuple(self.inputs(np.random.default_rng(SEED), made_at))))
+        except Exception:  # inputs that fail at that size: the contract says so, naming the implementation
+            return
+        if measured != made_at:
+            raise ValueError(
+                f"topic {self.name}: size(...) reads {measured} from inputs(rng, {made_at}), not {made_at}: give "
+                f"`size=` a function that reads the {self.size_name} from the arguments (the default reads the "
+                f"first argument's last axis)"
+            )
 
     def contract_call(self, implementation: Implementation, d_model: int, length: int) -> Any:
         """The contract's call: ``call`` when the topic gives one, else the method on seeded ``inputs``."""

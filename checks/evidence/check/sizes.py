@@ -294,21 +294,29 @@ def _statement(cell: FailedCell, group: list[FailedCell], confirmed: Confirmed |
             f"{cell.said}. It fails for {rule.describe(size)} (tried: {size} = {_listed(failing)}); holds at the "
             f"other sizes drawn, {size} {sizes}, over {examples} examples{pooled}"
         )
-    # a dtype of the group whose own search ran out of tries says what another's run found without those sizes
-    held_by = cell if cell.set_aside is not None else next((m for m in group if m.set_aside is not None), None)
+    # a run that held with sizes set aside: the cell's own, else (its own search ran out of tries) another dtype's
+    # of the group that drew none of the pooled failing sizes; where the cell's own drew some (they held in this
+    # dtype, failed in another), the cell's own failing sizes alone, never "fails for 20 … holds for 4 … 60"
+    held_by = cell if cell.set_aside is not None else next((m for m in group if _clear(m, failing)), None)
     if held_by is not None and held_by.set_aside is not None:
         sizes, examples = held_by.set_aside.drawn
+        listed = failing if _clear(held_by, failing) else sorted(cell.failing)
         aside = sorted(held_by.set_aside.trial.impl.domain.excluded_d_models)
-        which = "those sizes" if aside == failing else f"{size} = {_listed(aside)}"
+        which = "those sizes" if aside == listed else f"{size} = {_listed(aside)}"
         where = "" if held_by is cell else f" in {held_by.run.dtype}"
         return (
-            f"{cell.said}. It fails for {size} = {_listed(failing)}; holds for {size} {sizes} over "
-            f"{examples} examples with {which} set aside{where}{pooled}"
+            f"{cell.said}. It fails for {size} = {_listed(listed)}; holds for {size} {sizes} over "
+            f"{examples} examples with {which} set aside{where}{pooled if listed == failing else ''}"
         )
     by_position = _by_position(cell)
     if by_position or len(cell.failing) < 2:
         return by_position or cell.said
     return f"{cell.said}. It fails at every size tried ({size} = {_listed(cell.failing)}, each set aside in turn)"
+
+
+def _clear(cell: FailedCell, failing: list[int]) -> bool:
+    """Whether the cell's run with sizes set aside held and drew none of ``failing``."""
+    return cell.set_aside is not None and not set(cell.set_aside.trial.impl.d_models_seen) & set(failing)
 
 
 def _by_dtype(groups: dict[str, list[FailedCell]], rules: dict[str, Confirmed | None]) -> str:
