@@ -13,14 +13,9 @@ from typing import Any
 import numpy as np
 
 from checks.implementations.fingerprint import probe_d_model, probing
-from checks.implementations.topic_records import SEED, Topic
+from checks.implementations.topic_records import SEED, Topic, on_backend
 from checks.numerics.domain import Domain
-from checks.numerics.tolerances import BFLOAT16, FLOAT16, FLOAT32, FLOAT64
-
-PRECISIONS = (BFLOAT16, FLOAT16, FLOAT32, FLOAT64)
-"""Coarsest first (in their significands)."""
-LENGTH = 16
-"""Positions of a topic's contract call, where the topic's call takes a length."""
+from checks.numerics.tolerances import BFLOAT16, COARSEST_FIRST, FLOAT16, FLOAT32, FLOAT64
 
 
 def carried(values: np.ndarray) -> str:
@@ -44,9 +39,11 @@ def computed_in(adapter: Any, domain: Domain, topic: Topic) -> dict[str, str] | 
     size = probe_d_model(domain, sizes=topic.probe_sizes)
     arrays = topic.inputs(np.random.default_rng(SEED), size)
     expected = np.asarray(reference(*arrays), dtype=np.float64)
-    found = bound.xp.to_float64(topic.contract_call(bound, size, LENGTH))
+    found = bound.xp.to_float64(bound.call(topic.name, *(on_backend(bound.xp, a) for a in arrays)))
     finite = np.isfinite(found)
-    if not finite.any() or PRECISIONS.index(carried(expected[np.isfinite(expected)])) < PRECISIONS.index(FLOAT64):
+    if not finite.any() or COARSEST_FIRST.index(carried(expected[np.isfinite(expected)])) < COARSEST_FIRST.index(
+        FLOAT64
+    ):
         return None
     return {"computed_in": carried(found[finite]), "probed_in": FLOAT64}
 

@@ -38,11 +38,9 @@ from checks.implementations.topic_records import Topic, capabilities, on_backend
 from checks.numerics.backends import BACKENDS
 from checks.numerics.devices import available_devices
 from checks.numerics.domain import Domain, DomainError
-from checks.numerics.tolerances import FLOATS, tolerance
+from checks.numerics.tolerances import COARSEST_FIRST, FLOATS, tolerance
 from checks.results.records import ContractFinding, ImplementationRecord
 
-PRECISION_ORDER = ("bfloat16", "float16", "float32", "float64")
-"""Dtypes from the coarsest: a table cached by the first call is then the least precise one."""
 LENGTH, LONGER = 300, 320
 """Sequences of positions 0 … 299 (past 256, where bfloat16 stops holding every integer: a cache of angles formed
 in bfloat16 then differs from one formed in float32), and a longer one called in between."""
@@ -178,7 +176,7 @@ def _check_capability(
     for device in available_devices():
         bound = [
             Implementation(adapter, BACKENDS[record.backend](dtype, device), domain)
-            for dtype in PRECISION_ORDER
+            for dtype in COARSEST_FIRST  # a table cached by the first call is then the least precise one
             if _runs(adapter, domain, device, dtype)
         ]
         session = _Session(topic(capability), record)
@@ -374,7 +372,7 @@ def _per_dtype(adapter: Any, domain: Domain, topic: Topic, found: dict[str, Any]
     if topic.fingerprint.per_dtype is None or topic.fingerprint.reference is None:
         return
     capability = topic.name
-    dtypes = [dtype for dtype in PRECISION_ORDER if _runs(adapter, domain, "cpu", dtype)]
+    dtypes = [dtype for dtype in COARSEST_FIRST if _runs(adapter, domain, "cpu", dtype)]
     found_per_dtype = topic.fingerprint.per_dtype(adapter, domain, found, dtypes)
     measured = [m for m in found_per_dtype if isinstance(m, Measured)]
     record.contract += [

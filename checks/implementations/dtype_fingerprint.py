@@ -47,6 +47,7 @@ from checks.numerics.pairing import INTERLEAVED
 from checks.numerics.reference_implementations import BASE
 from checks.numerics.tolerances import (
     BFLOAT16,
+    COARSEST_FIRST,
     FLOAT16,
     FLOAT32,
     FLOAT64,
@@ -464,9 +465,8 @@ def broken_promises(found: DtypeFingerprint) -> str:
 
 def _rank(formed: str) -> int:
     """How fine a formation dtype is ("float32 or finer" ranks as float32)."""
-    order = (BFLOAT16, FLOAT16, FLOAT32, FLOAT64)
     name = formed.removesuffix(" or finer")
-    return order.index(name) if name in order else -1
+    return COARSEST_FIRST.index(name) if name in COARSEST_FIRST else -1
 
 
 def _pair(fingerprint: DtypeFingerprint) -> str:

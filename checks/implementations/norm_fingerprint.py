@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 
 from checks.implementations.base import Implementation, ImplementationFailure, OutsideDomain, backend_name, refusal
-from checks.implementations.computed_in import PRECISIONS, carried
+from checks.implementations.computed_in import carried
 from checks.implementations.fingerprint import probe_d_model, probing
 from checks.implementations.topic_records import Fingerprint
 from checks.numerics.backends import BACKENDS
 from checks.numerics.domain import Domain
-from checks.numerics.tolerances import LOW_PRECISION, UNIT_ROUNDOFF
+from checks.numerics.tolerances import COARSEST_FIRST, LOW_PRECISION, UNIT_ROUNDOFF
 from checks.results.codec import JSON
 
 INSIDE, OUTSIDE, FLOOR = "√(var + ε)", "√var + ε", "√max(var, ε)"
@@ -157,7 +157,7 @@ class _NormProbe:
         input's dtype)."""
         x = self.rows()
         outputs = [self.call(x, 1.0), *(y for y in [self.call(x, 0.0)] if y.any())]
-        coarsest = max((carried(y) for y in outputs), key=PRECISIONS.index)
+        coarsest = max((carried(y) for y in outputs), key=COARSEST_FIRST.index)
         self.roundoff = UNIT_ROUNDOFF[coarsest]
         return coarsest
 

@@ -11,6 +11,8 @@ FLOAT64, FLOAT32, BFLOAT16, FLOAT16 = "float64", "float32", "bfloat16", "float16
 """The floating-point dtypes a check runs in, by name."""
 FLOATS: tuple[str, ...] = (FLOAT64, FLOAT32, BFLOAT16, FLOAT16)
 """Every dtype a check runs in by default, the finest first."""
+COARSEST_FIRST: tuple[str, ...] = (BFLOAT16, FLOAT16, FLOAT32, FLOAT64)
+"""The float dtypes by the bits of their significand, fewest first."""
 LOW_PRECISION: tuple[str, ...] = (BFLOAT16, FLOAT16)
 """The half precisions (sums in them are accumulated in float32 by torch and NumPy)."""
 
